@@ -297,3 +297,20 @@ def test_a_rule_naming_a_non_ascii_server_as_configured_holds_through_the_proxy(
     assert "S35-DENY books" in denied, denied
     allowed = _start_as_host(wrapped["plain"], user, project, "read")  # friction
     assert "isError" not in allowed.get("result", {}) and "error" not in allowed, allowed
+
+
+# report F8: a settings file with CRLF line ends (and a BOM) comes back byte for byte
+def test_crlf_and_bom_survive_install_and_uninstall(user: dict[str, str], tmp_path: Path) -> None:
+    project = tmp_path / "proj"
+    mcp = project / ".mcp.json"
+    text = json.dumps({"mcpServers": {"fs": _server("x"), "other": _server("y")}}, indent=2)
+    original = ("\ufeff" + text.replace("\n", "\r\n")).encode("utf-8")
+    mcp.write_bytes(original)
+    result = CliRunner().invoke(cli, ["install", "claude", "--mcp", "--project", str(project)])
+    assert result.exit_code == 0, result.output
+    wrapped = mcp.read_bytes()
+    assert wrapped != original and wrapped.startswith(b"\xef\xbb\xbf{\r\n")
+    assert b"\n" not in wrapped.replace(b"\r\n", b"")  # no line end made LF
+    result = CliRunner().invoke(cli, ["uninstall", "claude", "--mcp", "--project", str(project)])
+    assert result.exit_code == 0, result.output
+    assert mcp.read_bytes() == original

@@ -235,8 +235,10 @@ def _plan_file(
 
 
 def _text(path: Path) -> str | None:
+    """The file's text with its own line ends (``read_text`` made CRLF LF: uninstall
+    then did not give the bytes back, red team s35 F8)."""
     try:
-        return path.read_text(encoding="utf-8")
+        return path.read_bytes().decode("utf-8")
     except FileNotFoundError:
         return None
     except (OSError, UnicodeDecodeError) as exc:
