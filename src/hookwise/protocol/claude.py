@@ -642,6 +642,11 @@ MCP_FILES: Final = {
     "project": ((".mcp.json", "mcpServers"),),
     "user": (("~/.claude.json", "mcpServers"), ("~/.claude.json", "projects/*/mcpServers")),
 }
+# A server of the project's own record there (``projects["<the project>"].mcpServers``, the
+# local scope) replaces the project's ``.mcp.json`` entry of its name (Claude Code: local over
+# project over user; `claude mcp list` says "defined in multiple scopes", red team s35 F7):
+# (scope, key whose ``*`` is the project) of the entries that shadow the project's.
+MCP_SHADOWING: Final = ("user", "projects/*/mcpServers")
 # Read in every directory above the start directory too, up to ``/`` (2.1.330: servers of
 # ``~/.mcp.json`` start in every project under HOME, the nearer file's entry winning; red
 # team s28 F7, recorded in tests/e2e/fixtures/start-dirs.md).

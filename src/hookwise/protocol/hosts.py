@@ -1156,6 +1156,18 @@ def mcp_server_command(name: str) -> tuple[str, str, str] | None:
     return found
 
 
+def mcp_shadowing(name: str) -> tuple[str, str] | None:
+    """(scope, key path with ``*`` for the project) of the host's MCP entries that replace
+    the project's entry of their name (``MCP_SHADOWING`` of its protocol module: Claude
+    Code's local scope), else None."""
+    import importlib
+
+    found: tuple[str, str] | None = getattr(
+        importlib.import_module(host(name).module), "MCP_SHADOWING", None
+    )
+    return found
+
+
 def mcp_unstarted(name: str) -> tuple[tuple[str, str, str, str], ...]:
     """(user file, table of named sections, key of servers in each, the file a section's
     servers belong in, ``{name}`` its name) where the host's settings can hold MCP servers

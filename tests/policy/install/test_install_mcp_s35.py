@@ -314,3 +314,26 @@ def test_crlf_and_bom_survive_install_and_uninstall(user: dict[str, str], tmp_pa
     result = CliRunner().invoke(cli, ["uninstall", "claude", "--mcp", "--project", str(project)])
     assert result.exit_code == 0, result.output
     assert mcp.read_bytes() == original
+
+
+# report F7: a local-scope entry (``claude mcp add fs``, the default scope) replaces the
+# project's wrapped ``fs``: doctor no longer calls that one guarded
+def test_doctor_does_not_call_a_shadowed_project_server_guarded(
+    user: dict[str, str], tmp_path: Path
+) -> None:
+    project = tmp_path / "proj"
+    (project / ".mcp.json").write_text(json.dumps({"mcpServers": {"fs": _server("p")}}), "utf-8")
+    result = CliRunner().invoke(cli, ["install", "claude", "--mcp", "--project", str(project)])
+    assert result.exit_code == 0, result.output
+    ok = [d for s, d in mcp_checks("claude", project, user) if s == "ok"]
+    assert any(d.startswith("project MCP servers behind the proxy: 'fs'") for d in ok), ok
+    config = Path(user["HOME"]) / ".claude.json"
+    _write(config, {"projects": {str(project): {"mcpServers": {"fs": _server("local")}}}})
+    checks = mcp_checks("claude", project, user)
+    assert not [d for s, d in checks if s == "ok" and "'fs'" in d], checks
+    warned = [d for s, d in checks if s == "warn"]
+    assert any("is wrapped, but a setting replaces it" in d and "'fs'" in d for d in warned)
+    # friction: a local entry of another name, or the same name wrapped, shadows nothing
+    _run(project, "install")
+    ok = [d for s, d in mcp_checks("claude", project, user) if s == "ok"]
+    assert any(d.startswith("project MCP servers behind the proxy: 'fs'") for d in ok), ok

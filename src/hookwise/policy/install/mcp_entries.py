@@ -48,6 +48,7 @@ from hookwise.protocol.hosts import (
     home_file,
     mcp_files,
     mcp_files_above,
+    mcp_shadowing,
     mcp_stdio_types,
     mcp_unstarted,
 )
@@ -65,6 +66,9 @@ class ServerChange:
     # replaces the table's entry: Gemini's mcp.serverCommand; not rewritten, said so)
     action: str
     detail: str = ""
+    # the member path of its servers table, where that is not the file's one table
+    # (``["projects", "/p", "mcpServers"]`` in ~/.claude.json)
+    table: tuple[str, ...] = ()
 
 
 @dataclass
@@ -356,9 +360,10 @@ class _Edit:
     # config.toml): an entry here without ``args`` takes that entry's
     under: Mapping[str, Any] = field(default_factory=dict)
     host: str = ""
+    table: tuple[str, ...] = ()  # the servers table being edited, when not the top one
 
     def note(self, name: str, action: str, detail: str = "") -> None:
-        self.plan.changes.append(ServerChange(self.path, name, action, detail))
+        self.plan.changes.append(ServerChange(self.path, name, action, detail, self.table))
 
     def json(self, text: str) -> str:
         return _json_edit(self, text)
@@ -456,7 +461,9 @@ def _json_edit(edit: _Edit, text: str) -> str:
             entry = found.member(name)
             if entry is None or entry[1].kind != "object":
                 continue
+            edit.table = tuple(where) if len(where) > 1 else ()
             _json_entry(edit, doc, name, where)
+            edit.table = ()
             found = _at(doc, where)  # (offsets moved)
             assert found is not None
     for table in [k for k, v in edit.records.items() if k.startswith("[") and v == {}]:
@@ -809,6 +816,7 @@ def mcp_checks(host: str, project: Path, env: Mapping[str, str]) -> list[tuple[s
         seen.update((c.file, c.name) for c in plan.changes)
     out += _unstarted(host, env)
     replaced = {c.name for _, plan in plans for c in plan.changes if c.action == "replacing"}
+    replaced |= _shadowing(host, project, plans)
     merged = _merged_problems(host, project, env)
     for name, why in merged.items():
         out.append(("warn", f"MCP server {name!r} is not behind the proxy: {why}"))
@@ -935,3 +943,23 @@ def _unstarted(host: str, env: Mapping[str, str]) -> list[tuple[str, str]]:
                     )
                 )
     return out
+
+
+def _shadowing(host: str, project: Path, plans: list[tuple[str, McpPlan]]) -> set[str]:
+    """The project servers an entry of another scope replaces that does not run through the
+    proxy (Claude Code's local scope over ``.mcp.json``: ``MCP_SHADOWING``): doctor must not
+    call the project's wrapped entry guarded (red team s35 F7: ``claude mcp add fs`` by the
+    agent put an unwrapped ``fs`` in front of the wrapped one, doctor said ok)."""
+    found = mcp_shadowing(host)
+    if found is None:
+        return set()
+    scope, key = found
+    names = {str(project), os.path.realpath(project)}
+    tables = {tuple(name if part == "*" else part for part in key.split("/")) for name in names}
+    return {
+        c.name
+        for s, plan in plans
+        if s == scope
+        for c in plan.changes
+        if c.table in tables and c.action != "already"
+    }
