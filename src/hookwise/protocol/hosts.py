@@ -620,8 +620,10 @@ HOSTS: Final[dict[Host, HostInfo]] = {
                 ".opencode/opencode.json",
                 ".opencode/opencode.jsonc",
             ),
-            "user": ("opencode.json", "opencode.jsonc", "config.json"),
+            "user": ("config.json", "opencode.json", "opencode.jsonc"),
         },
+        # (each scope's files in the order OpenCode merges them, a later one winning;
+        # observed with 1.18.33, `opencode debug config`: config/opencode/mcp_layers.py)
         trust="no folder trust: project plugins (.opencode/plugins, from the working directory "
         "up to the worktree root) load in every folder, unless OPENCODE_PURE or "
         "OPENCODE_DISABLE_PROJECT_CONFIG is set",
@@ -1044,6 +1046,19 @@ def config_file(name: str, relative: str, env: Mapping[str, str]) -> str:
     return os.path.join(config_path(name, env), relative)
 
 
+def home_file(name: str, relative: str, env: Mapping[str, str]) -> str:
+    """A file the host keeps in HOME beside its config directory, or in the directory its
+    variable names when that is set (Claude Code's ``.claude.json``: ``~/.claude.json``,
+    ``$CLAUDE_CONFIG_DIR/.claude.json``); ``MCP_FILES`` names it ``~/<relative>``."""
+    import os
+
+    variable = host(name).config_dir[0]
+    explicit = env.get(variable) if variable else None
+    if explicit:
+        return os.path.join(os.path.abspath(explicit), relative)
+    return os.path.join(env.get("HOME") or os.path.expanduser("~"), relative)
+
+
 def row_user_path(info: HostInfo, relative: str, env: Mapping[str, str]) -> str:
     """One of a row's ``user_files`` (relative to HOME) where the host reads it for ``env``:
     under its directory when that moved (``$CODEX_HOME/hooks.json``); a file outside that
@@ -1165,6 +1180,31 @@ def mcp_server_command(name: str) -> tuple[str, str, str] | None:
 
     found: tuple[str, str, str] | None = getattr(
         importlib.import_module(host(name).module), "MCP_SERVER_COMMAND", None
+    )
+    return found
+
+
+def mcp_shadowing(name: str) -> tuple[str, str] | None:
+    """(scope, key path with ``*`` for the project) of the host's MCP entries that replace
+    the project's entry of their name (``MCP_SHADOWING`` of its protocol module: Claude
+    Code's local scope), else None."""
+    import importlib
+
+    found: tuple[str, str] | None = getattr(
+        importlib.import_module(host(name).module), "MCP_SHADOWING", None
+    )
+    return found
+
+
+def mcp_unstarted(name: str) -> tuple[tuple[str, str, str, str], ...]:
+    """(user file, table of named sections, key of servers in each, the file a section's
+    servers belong in, ``{name}`` its name) where the host's settings can hold MCP servers
+    it never starts (``MCP_UNSTARTED`` of its protocol module: Codex's legacy
+    ``[profiles.NAME.mcp_servers]``)."""
+    import importlib
+
+    found: tuple[tuple[str, str, str, str], ...] = getattr(
+        importlib.import_module(host(name).module), "MCP_UNSTARTED", ()
     )
     return found
 
