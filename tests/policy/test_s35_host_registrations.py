@@ -139,3 +139,36 @@ def test_gemini_mcp_add_rewrites_the_wrapped_entry_on_real_files(
         timeout=120, check=False,
     )  # fmt: skip
     assert json.loads(settings.read_text("utf-8"))["mcpServers"]["fs"] == server
+
+
+def _doctor(environment: dict[str, str], project: Path) -> str:
+    done = subprocess.run(
+        [sys.executable, "-m", "hookwise", "doctor", "--host", "gemini", "--project",
+         str(project), "--no-self-test"],
+        env=environment, capture_output=True, text=True, timeout=120, check=False,
+    )  # fmt: skip
+    return done.stdout + done.stderr
+
+
+def test_doctor_warns_of_an_extensions_unwrapped_server(
+    env: dict[str, str],  # noqa: F811
+    isolated: Path,
+) -> None:
+    """doctor read only the settings' servers: a server an installed extension starts
+    (``gemini extensions install``/``link``) went unreported. It is warned about now,
+    and a wrapped one is not."""
+    project = isolated / "proj"
+    (project / ".git").mkdir(parents=True)
+    extension = isolated / "home" / ".gemini" / "extensions" / "tools"
+    extension.mkdir(parents=True)
+    servers = {"fs2": {"command": "python3", "args": ["${extensionPath}${/}srv.py"]}}
+    manifest = {"name": "tools", "version": "1.0.0", "mcpServers": servers}
+    (extension / "gemini-extension.json").write_text(json.dumps(manifest), "utf-8")
+    report = _doctor(env, project)
+    assert "MCP server 'fs2' of extension 'tools'" in report, report
+    assert "not run through `hookwise mcp wrap`" in report, report
+
+    wrapped = [sys.executable, "-m", "hookwise", "mcp", "wrap", "--name", "fs2", "--"]
+    servers["fs2"] = {"command": wrapped[0], "args": [*wrapped[1:], "python3", "srv.py"]}
+    (extension / "gemini-extension.json").write_text(json.dumps(manifest), "utf-8")
+    assert "'fs2' of extension" not in _doctor(env, project)
