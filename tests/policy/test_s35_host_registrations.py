@@ -19,7 +19,10 @@ import sys
 from pathlib import Path
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
+from hookwise.policy.trust import protect
 from hookwise.protocol.hosts import HOSTS, registration_commands
 from tests.e2e import clis
 from tests.policy.test_s32_hook_code import decide, env  # noqa: F401 - the fixture
@@ -172,3 +175,40 @@ def test_doctor_warns_of_an_extensions_unwrapped_server(
     servers["fs2"] = {"command": wrapped[0], "args": [*wrapped[1:], "python3", "srv.py"]}
     (extension / "gemini-extension.json").write_text(json.dumps(manifest), "utf-8")
     assert "'fs2' of extension" not in _doctor(env, project)
+
+
+_OPTION = st.from_regex(r"--?[a-z][a-z-]{0,8}", fullmatch=True)
+_WORD = st.from_regex(r"[a-z0-9./_]{1,10}", fullmatch=True)
+
+
+@settings(max_examples=300, deadline=None)
+@given(
+    host=st.sampled_from(sorted(registration_commands())),
+    pick=st.integers(min_value=0),
+    options=st.lists(_OPTION, max_size=4),
+    rest=st.lists(_WORD, max_size=4),
+)
+def test_a_registration_subcommand_is_found_whatever_options_surround_it(
+    host: str, pick: int, options: list[str], rest: list[str]
+) -> None:
+    """Options before, between and after the subcommand's words, and the server's own
+    words after ``--``, never hide it."""
+    subcommands = registration_commands()[host][1]
+    sub = list(subcommands[pick % len(subcommands)])
+    argv = [host, *options, sub[0], *options, *sub[1:], *rest, "--", *rest]
+    with pytest.raises(protect._FoundError):
+        protect._check_registration(host, argv)
+
+
+@settings(max_examples=300, deadline=None)
+@given(
+    host=st.sampled_from(sorted(registration_commands())),
+    words=st.lists(st.sampled_from(["list", "get", "fs", "-p", "--debug", "help", "x"])),
+    after=st.lists(st.sampled_from(["mcp", "add", "extensions", "link", "remove"])),
+)
+def test_reading_words_alone_never_count_as_a_registration(
+    host: str, words: list[str], after: list[str]
+) -> None:
+    """No registration run among the words before ``--`` (a server's argv after it may
+    say anything): nothing is raised."""
+    protect._check_registration(host, [host, *words, "--", *after])
