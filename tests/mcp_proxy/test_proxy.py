@@ -180,9 +180,11 @@ def test_a_held_call_cancelled_by_the_client_never_reaches_the_server(
 
 
 def test_cancelling_a_forwarded_call_is_passed_on(project: Project, wrap: Any) -> None:
+    """A call that only reads (one that may change files is not cancelled at the server:
+    test_redteam_s35_order)."""
     proxy = wrap("hang")
     proxy.initialize()
-    proxy.call(3, "greet", {"name": "x"})
+    proxy.call(3, "read_file", {"path": str(project.root / "a.txt")})
     time.sleep(0.3)
     proxy.send({"jsonrpc": "2.0", "method": "notifications/cancelled", "params": {"requestId": 3}})
     time.sleep(0.3)
@@ -325,7 +327,7 @@ def test_a_server_that_cannot_start_is_named(project: Project, wrap: Any) -> Non
 def test_a_hanging_server_times_out_with_an_error_naming_it(project: Project, wrap: Any) -> None:
     proxy = wrap("hang", "--timeout", "0.5")
     proxy.initialize()
-    proxy.call(1, "greet", {"name": "x"})
+    proxy.call(1, "read_file", {"path": str(project.root / "a.txt")})  # (a read: cancelled)
     answer = proxy.recv(timeout=5)
     assert answer["error"]["code"] == -32001 and "'fake'" in answer["error"]["message"]
     proxy.close()

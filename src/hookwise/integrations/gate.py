@@ -812,6 +812,20 @@ class Gate:
         loaded = self._loaded
         return loaded.guard(self.env, self.cwd) if loaded is not None else None
 
+    def mcp_server_literals(self) -> list[str]:
+        """The MCP server names the policy's rules spell out whole (``mcp: {server:
+        bücher.de}``; a glob with a wildcard is not one)."""
+        policy = self._policy().policy or {}
+        out: list[str] = []
+        for rule in policy.get("rules") or ():
+            spec = rule.get("m", {}).get("mcp") if isinstance(rule, dict) else None
+            for glob in spec.get("server") or () if isinstance(spec, dict) else ():
+                if isinstance(glob, str):
+                    out.append(glob)
+                elif len(glob) == 1 and len(glob[0]) == 1 and glob[0][0][0] == "L":
+                    out.append(str(glob[0][0][1]))
+        return list(dict.fromkeys(out))
+
     @property
     def policy_files(self) -> list[str]:
         """The policy files that apply to this agent (present or not), in scope order."""

@@ -19,6 +19,7 @@ from collections.abc import Mapping
 from typing import Any, Final
 
 from hookwise.policy import canonical
+from hookwise.policy.arg_roles import RUN_NAMES, run_word
 from hookwise.policy.tool_input import COMMAND_KEYS, command_value
 
 # (the table lives in policy/canonical.py, which the hook reads without this layer)
@@ -89,17 +90,10 @@ def command_like(args: Mapping[str, Any]) -> str | None:
     an argv), for a tool the table does not map; None when there is none."""
     for key, value in args.items():
         flat = _key(key).replace("_", "") if isinstance(key, str) else ""
-        named = flat in COMMAND_LIKE_KEYS or flat in _COMMAND_NAMES
-        if (named or any(w in flat for w in _COMMAND_WORDS)) and command_value(value):
+        named = flat in COMMAND_LIKE_KEYS or flat in RUN_NAMES
+        if (named or run_word(flat)) and command_value(value):
             return str(key)
     return None
-
-
-# a key holding one of these words is something to run to a tool the table does not map
-# (``bash_command``, ``commandText``, ``remote_command``, ``shellCmd``: red team s27 F12),
-# as are these whole names (``tmux_send_keys {keys}``, ``container_exec {run}``)
-_COMMAND_WORDS: Final = ("command", "cmd", "shell", "bash", "script", "exec")
-_COMMAND_NAMES: Final = frozenset(["run", "line", "keys", "sendkeys", "cmdstr"])
 
 
 def _host_names() -> dict[str, dict[str, str]]:

@@ -100,6 +100,20 @@ class Decider:
 
         return answering_hooks(self.gate.cwd, {**os.environ, **self.gate.env})
 
+    def server_spellings(self) -> list[str]:
+        """The server names the rules spell that a host's settings key would give this
+        server's name (``bücher.de`` and ``my.fs`` are ``b_cher_de`` and ``my_fs`` here,
+        mcp_proxy.server_name): a rule naming the server as its settings do holds through the
+        proxy too, the stricter verdict winning (red team s35 F6: a deny on ``bücher.de``
+        let every call of the wrapped server through)."""
+        from hookwise.mcp_proxy import server_name
+
+        return [
+            name
+            for name in self.gate.mcp_server_literals()
+            if name != self.server and server_name(name) == self.server
+        ]
+
     def tool_name(self, tool: str) -> str:
         return f"mcp__{self.server}__{tool}"
 
@@ -170,6 +184,10 @@ class Decider:
         the client ``given`` them, before :meth:`prepare`: the readings the hook decides
         too); the stricter verdict wins."""
         verdict = self.gate.before_tool(self.tool_name(tool), args, call_id=call_id)
+        for spelling in self.server_spellings() if verdict.action != "deny" else ():
+            second = self.gate.before_tool(f"mcp__{spelling}__{tool}", args, call_id=call_id)
+            if RANK[second.action] > RANK[verdict.action]:
+                verdict = replace(second, args=None)
         as_host = host_tool_name(tool)
         if as_host != tool and tool not in RESOURCE_METHODS and verdict.action != "deny":
             second = self.gate.before_tool(self.tool_name(as_host), args, call_id=call_id)

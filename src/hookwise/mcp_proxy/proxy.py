@@ -13,7 +13,11 @@ change it (a write, move, link, delete, shell, or a tool the table cannot classi
 flight until its answer comes back. A call decided meanwhile could be decided on a path a
 moment before a link made by the earlier call redirects it (red team s29 F1, pipelined
 calls), so while one is in flight the decided requests that come after it wait, in order,
-and are decided once it has answered (or was cancelled, timed out, or the server is gone).
+and are decided once it has answered or the server is gone. A cancellation or --timeout
+ends the client's wait, not the server's work (a server may ignore a cancellation, and one
+that honours it never answers, so no answer would say it is over): such a call is not
+cancelled at the server, and its answer, dropped, is what lets the others go on (red team
+s35 F1). A call that only reads is cancelled at the server as the client asks.
 """
 
 from __future__ import annotations
@@ -63,6 +67,7 @@ class Held:
     args: dict[str, Any]
     verdict: Verdict
     elicitation: Key | None = None
+    given: dict[str, Any] | None = None  # a tools/call's arguments as the client gave them
 
 
 def _id_or_null(value: Any) -> Any:
@@ -94,6 +99,11 @@ class Proxy:
         self._tokens: dict[Key, Key] = {}
         self._held: dict[Key, Held] = {}
         self._elicitations: dict[Key, tuple[Key, Held]] = {}
+        # requests passed on that the client no longer awaits (cancelled, timed out): the
+        # server may still answer them, so their ids are not taken again (s35 F2)
+        self._abandoned: dict[Key, None] = {}
+        # the client's initialize requests in flight: their answers lose tools/call tasks
+        self._initializing: set[Key] = set()
         # calls passed on that may change the filesystem, not yet answered (F1)
         self._changing: set[Key] = set()
         # decided requests that came while one of those was in flight, in their order
@@ -274,6 +284,9 @@ class Proxy:
                     return None
                 out = self._call(value)
                 return out if out is not None and out[0] == "forward" else None
+            if method in RESOURCE_METHODS:  # a read without an id (s35 F9): no request
+                self._idless(value)
+                return None
             return ("forward", value, False)
         bad = _bad_id(value.get("id"))
         if bad is not None:
@@ -289,14 +302,21 @@ class Proxy:
         key = id_key(value.get("id"))
         with self._lock:
             busy = key in self._held or key in self._flights or self._waits(key)
-        if busy:  # one id, two requests: an answer (or a user's yes) would go to the wrong one
+            late = key in self._abandoned
+        if busy or late:  # one id, two requests: an answer (or a user's yes) would go to the
+            # wrong one; a cancelled or timed-out request's late answer too (s35 F2)
+            why = (
+                "of a request cancelled or timed out, which the server may still answer"
+                if late
+                else "by a request not yet answered"
+            )
             return (
                 "answer",
                 replies.error(
                     _id_or_null(value),
                     replies.INVALID_REQUEST,
-                    f"hookwise: request id {value.get('id')!r} is already in use by a request "
-                    f"not yet answered; not passed to MCP server '{self.name}'",
+                    f"hookwise: request id {value.get('id')!r} is already in use {why}; "
+                    f"not passed to MCP server '{self.name}'",
                 ),
                 False,
             )
@@ -305,6 +325,7 @@ class Proxy:
             caps = params.get("capabilities") if isinstance(params, dict) else None
             with self._lock:
                 self._elicit = elicit.supports_form(caps)
+                self._initializing.add(key)
         if method in _DECIDED and self._wait_turn(value):
             return None
         return self._decided(value)
@@ -334,6 +355,20 @@ class Proxy:
                 "over, so later calls could not be decided after it"
             )
         return changes
+
+    def _idless(self, value: dict[str, Any]) -> None:
+        """``resources/read``, ``resources/subscribe`` or ``prompts/get`` without an id: it
+        can have no answer, and a server acting on it would read undecided; refused, said
+        why, audited (red team s35 F9)."""
+        method = str(value.get("method"))
+        params = value.get("params")
+        reason = (
+            f"hookwise: a {method} without an id was not passed to MCP server '{self.name}': "
+            "a request that can have no answer is not decided"
+        )
+        self._note(reason.removeprefix("hookwise: "))
+        with contextlib.suppress(Exception):  # the refusal stands without its record
+            self.decider.refused(method, params if isinstance(params, dict) else {}, reason, "")
 
     def _waits(self, key: Key) -> bool:
         return any(id_key(v.get("id")) == key for v in self._waiting if "id" in v)
@@ -475,6 +510,9 @@ class Proxy:
                 False,
             )
         arguments: dict[str, Any] = args or {}
+        refused = self._task_refused(value, tool)
+        if refused is not None:
+            return ("answer", refused, False)
         try:
             prepared = self.decider.prepare(tool, arguments)
             if prepared != arguments:  # the server gets the paths as they were decided on
@@ -484,9 +522,32 @@ class Proxy:
         except Exception as exc:  # the Gate fails closed itself; this is the last guard
             verdict = Verdict("deny", f"hookwise: internal error: {type(exc).__name__}: {exc}")
         if verdict.action == "ask":
-            self._hold(value, tool, arguments, verdict)
+            self._hold(value, tool, arguments, verdict, given=args or {})
             return None
         return self._applied(value, tool, verdict)
+
+    def _task_refused(self, value: dict[str, Any], tool: str) -> dict[str, Any] | None:
+        """A task-augmented call (MCP 2025-11-25 ``params.task``) of a tool that may change
+        files: the server answers it at once (CreateTaskResult) and runs it on, so no answer
+        would say when its change is done and the calls after it could be decided before it
+        (red team s35 F2). Refused, naming why; a call that only reads may be a task."""
+        params = value.get("params")
+        if not isinstance(params, dict) or "task" not in params:
+            return None
+        try:
+            changes = self.decider.may_change(tool)
+        except Exception:
+            changes = True
+        if not changes:
+            return None
+        return replies.error(
+            _id_or_null(value),
+            replies.INVALID_PARAMS,
+            f"hookwise: a task-augmented call of {tool!r} (params.task) is not passed to MCP "
+            f"server '{self.name}': the tool may change files, and a task is answered before "
+            "its work is done, so the calls after it could not be decided after it; call it "
+            "without params.task",
+        )
 
     def _resource(self, value: dict[str, Any]) -> tuple[str, dict[str, Any], bool] | None:
         """``resources/read`` (and subscribe): a read of its URI, decided like a tool call
@@ -548,9 +609,17 @@ class Proxy:
         reason = verdict.reason or "the policy does not allow it"
         return f"hookwise blocked the call of '{tool}' on MCP server '{self.name}'{rule}: {reason}"
 
-    def _hold(self, value: dict[str, Any], tool: str, args: dict[str, Any], ask: Verdict) -> None:
+    def _hold(
+        self,
+        value: dict[str, Any],
+        tool: str,
+        args: dict[str, Any],
+        ask: Verdict,
+        *,
+        given: dict[str, Any] | None = None,
+    ) -> None:
         key = id_key(value.get("id"))
-        held = Held(value, tool, args, ask)
+        held = Held(value, tool, args, ask, given=given)
         answered_by = self.decider.answering_hooks() if self._elicit else []
         if answered_by:
             sys.stderr.write(
@@ -604,6 +673,11 @@ class Proxy:
             if self._held.get(key) is not held:
                 return  # cancelled meanwhile
             del self._held[key]
+        if resolved.action == "allow":
+            again = self._again(held, resolved)
+            if again is None:
+                return  # asked again: another rule asks now
+            resolved = again
         if "id" not in held.value:
             if resolved.action == "allow":
                 out = self._applied(held.value, held.tool, resolved)
@@ -614,6 +688,29 @@ class Proxy:
             self._to_client(message)
         else:
             self._forward([message], framing.dumps(message))
+
+    def _again(self, held: Held, approved: Verdict) -> Verdict | None:
+        """The call decided again, as the policy and its trust are now, once the user (or
+        the approval relay) allowed it: they may have changed while the question waited
+        (s35 F3). A deny now is a deny, a rewrite applies, an ask for the rule approved is
+        the answer given (with its rewrite); an ask for another rule is put again (None)."""
+        call_id = _call_id(held.value.get("id"))
+        try:
+            if held.value.get("method") == "tools/call":
+                now = self.decider.before(held.tool, held.args, call_id, held.given)
+            else:  # a resource or prompt request: nothing to rewrite
+                now = replace(self.decider.before(held.tool, held.args, call_id), args=None)
+        except Exception as exc:  # the Gate fails closed itself; this is the last guard
+            now = Verdict("deny", f"hookwise: internal error: {type(exc).__name__}: {exc}")
+        if now.action == "deny":
+            why = now.reason or "the policy does not allow it"
+            return replace(now, reason=f"{why} (decided again after the approval)")
+        if now.action == "ask":
+            if (now.rule_id, now.reason) != (held.verdict.rule_id, held.verdict.reason):
+                self._hold(held.value, held.tool, held.args, now, given=held.given)
+                return None
+            return replace(approved, args=now.args)
+        return now
 
     def _cancel(self, value: dict[str, Any]) -> bool:
         """``notifications/cancelled`` from the client: a held call is dropped here (the
@@ -629,15 +726,18 @@ class Proxy:
             held = self._held.pop(key, None)
             if held is None:
                 flight = self._flights.pop(key, None)  # its answer is no longer awaited
-                if flight is not None and flight.token is not None:
-                    self._tokens.pop(flight.token, None)
-                # the server is told (the notification goes on); what waited for the call
-                # is decided once that is passed on (_client_items)
-                self._changing.discard(key)
+                if flight is not None:
+                    self._abandon(key, flight)
+                if key in self._changing:
+                    # it may change files: the server is not told (a server that stops
+                    # never answers, so none could say when it is over) and what waits
+                    # behind it goes on once its answer comes (dropped then)
+                    return True
+                # the server is told (the notification goes on)
+            elif held.elicitation is not None:
+                self._elicitations.pop(held.elicitation, None)
         if held is None:
             return False
-            if held.elicitation is not None:
-                self._elicitations.pop(held.elicitation, None)
         if held.elicitation is not None:
             ours = held.elicitation[1] if held.elicitation[0] == "str" else None
             self._to_client(replies.cancelled(ours, "the tool call was cancelled"))
@@ -650,6 +750,16 @@ class Proxy:
             call_id=_call_id(held.value.get("id")),
         )
         return True
+
+    def _abandon(self, key: Key, flight: Flight) -> None:
+        """A request passed on that the client no longer awaits (under the lock): its late
+        answer is dropped and its id not taken again while the server may still give it
+        (bounded: the oldest are forgotten first)."""
+        if flight.token is not None:
+            self._tokens.pop(flight.token, None)
+        self._abandoned[key] = None
+        while len(self._abandoned) > _ABANDONED_KEPT:
+            del self._abandoned[next(iter(self._abandoned))]
 
     # ------------------------------------------------------------------ from the server
     def _read_server(self) -> None:
@@ -674,7 +784,7 @@ class Proxy:
         msg = framing.parse(line)
         if msg.kind != "batch":
             if self._server_item(msg, line):
-                self._write_client(line)
+                self._write_client(self._no_task_tools(msg, line))
             self._landed([msg.key] if msg.kind == "response" else [])
             return
         items = [framing.classify(v) for v in msg.value]
@@ -684,6 +794,26 @@ class Proxy:
         elif passed:
             self._to_client([item.value for item in passed])
         self._landed([item.key for item in items if item.kind == "response"])
+
+    def _no_task_tools(self, msg: Message, line: bytes) -> bytes:
+        """The answer to ``initialize`` without the server's ``tasks.requests.tools``: a
+        client then calls its tools plainly, never as tasks the proxy would refuse for a
+        tool that may change files (:meth:`_task_refused`)."""
+        with self._lock:
+            if msg.kind != "response" or msg.key not in self._initializing:
+                return line
+            self._initializing.discard(msg.key)
+        result = msg.value.get("result")
+        caps = result.get("capabilities") if isinstance(result, dict) else None
+        tasks = caps.get("tasks") if isinstance(caps, dict) else None
+        requests = tasks.get("requests") if isinstance(tasks, dict) else None
+        if not isinstance(requests, dict) or "tools" not in requests:
+            return line
+        assert isinstance(result, dict) and isinstance(caps, dict) and isinstance(tasks, dict)
+        kept = {k: v for k, v in requests.items() if k != "tools"}
+        tasks = {**tasks, "requests": kept}
+        value = {**msg.value, "result": {**result, "capabilities": {**caps, "tasks": tasks}}}
+        return framing.dumps(value)
 
     def _server_item(self, msg: Message, raw: bytes) -> bool:
         """Whether a server message goes on to the client (see the module docstring)."""
@@ -695,6 +825,8 @@ class Proxy:
                 flight = self._flights.pop(msg.key, None)
                 if flight is not None and flight.token is not None:
                     self._tokens.pop(flight.token, None)
+                if flight is None:
+                    self._abandoned.pop(msg.key, None)  # answered at last: the id is free
             if flight is None:
                 self._note(
                     f"MCP server '{self.name}' answered a request it was not given or no "
@@ -731,6 +863,8 @@ class Proxy:
                     request_id = framing.loads(found.group(1))
         with self._lock:
             flight = self._flights.pop(id_key(request_id), None) if request_id is not None else None
+            if flight is not None:  # answered with an error here; the server may answer yet
+                self._abandon(id_key(request_id), flight)
         if flight is not None:
             self._landed([id_key(request_id)])
         preview = raw[:200].decode("utf-8", "replace")
@@ -787,12 +921,15 @@ class Proxy:
                 ]
                 for key, flight in late:
                     del self._flights[key]
-                    if flight.token is not None:
-                        self._tokens.pop(flight.token, None)
-            for _key, flight in late:
+                    self._abandon(key, flight)
+            with self._lock:
+                running = [key for key, _flight in late if key in self._changing]
+            for key, flight in late:
                 # the server first (queued: never blocks on a server that reads nothing):
-                # once the client has its error, the server's cancellation is on its way
-                if flight.method != "initialize":
+                # once the client has its error, the server's cancellation is on its way;
+                # not for a call that may change files: it runs on, and what waits behind
+                # it goes on once its answer comes (as for a cancellation: _cancel)
+                if flight.method != "initialize" and key not in running:
                     self.server.send(
                         framing.dumps(replies.cancelled(flight.id, "timed out in hookwise"))
                     )
@@ -806,9 +943,11 @@ class Proxy:
                     )
                 )
             if late:
-                self._landed([key for key, _flight in late])
+                self._landed([key for key, _flight in late if key not in running])
 
 
+# how many ids of requests the client no longer awaits are kept from being taken again
+_ABANDONED_KEPT = 4096
 # the largest integer a JavaScript server keeps exact: 2**53 + 1 and 2**53 are one id there
 _SAFE_INTEGER = 2**53 - 1
 

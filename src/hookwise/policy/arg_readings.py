@@ -16,7 +16,7 @@ MCP tool.
 from __future__ import annotations
 
 from hookwise.policy import fastjson
-from hookwise.policy.arg_roles import role
+from hookwise.policy.arg_roles import role, text_key
 from hookwise.policy.canonical import MOVE_PATH_KEYS, SHELL, tool_paths
 from hookwise.policy.uri_paths import trimmed
 
@@ -89,10 +89,15 @@ def trimmed_paths(tool: str, args: Mapping[str, Any], moves: bool) -> dict[str, 
 
 def json_decoded(args: Mapping[str, Any]) -> dict[str, Any] | None:
     """``args`` with each string that is a JSON array or object decoded, as the Python MCP
-    SDK decodes one given for a parameter not typed ``str``, or None when there is none."""
+    SDK decodes one given for a parameter not typed ``str``, or None when there is none.
+    Text to write, compare or run (``content``, ``oldText``, ``command``: ``text_key``) is
+    a ``str`` parameter: ``write_file tasks.json`` with JSON content is a write, not JSON
+    arguments holding a command."""
     out = dict(args)
     changed = False
     for key, value in args.items():
+        if text_key(str(key)):
+            continue
         if isinstance(value, str) and value.lstrip(" \t\r\n")[:1] in ("[", "{"):
             try:
                 out[key] = fastjson.loads(value)

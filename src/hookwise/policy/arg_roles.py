@@ -21,6 +21,7 @@ from collections.abc import Mapping
 
 from hookwise.policy import canonical
 from hookwise.policy.canonical import MOVE_PATH_KEYS
+from hookwise.policy.fastjson import decode
 from hookwise.policy.tool_input import COMMAND_KEYS, PATH_ALIASES
 from hookwise.policy.uri_paths import uri_paths
 
@@ -293,46 +294,150 @@ def _shell_other(key: str, value: Any) -> str | None:
     return None
 
 
-def _nested(value: Any, depth: int = 0) -> Iterator[tuple[str, Any]]:
-    """(key, value) of every object member below the top level."""
-    if depth > 256:
-        return
-    if isinstance(value, Mapping):
-        for key, item in value.items():
-            if depth:
-                yield str(key), item
-            yield from _nested(item, depth + 1)
-    elif isinstance(value, list):
-        for item in value:
-            yield from _nested(item, depth + 1 if depth else 1)
+# how far arguments are read (a command or a path nested at any depth, or in a string holding
+# JSON: red team s35 F1): past either bound the call is unverifiable, never allowed unread
+MAX_DEPTH: Final = 64
+MAX_VALUES: Final = 20_000
+# a key no role lists whose name says it holds something to run (``bash_command``,
+# ``commandText``, ``shellCmd``: red team s27 F12), or one of these whole names
+# (``tmux_send_keys {keys}``, ``container_exec {run}``, ``steps: [{run: ...}]``)
+RUN_WORDS: Final = ("command", "cmd", "shell", "bash", "script", "exec")
+RUN_NAMES: Final = frozenset(["run", "line", "keys", "sendkeys", "cmdstr"])
 
 
-def _nested_problem(tool: str, args: Mapping[str, Any]) -> str | None:
-    """A key below the top level that folds ambiguously, or holds a command or a path:
-    the rules read the top level only, and a server reading ``{"request": {...}}`` runs it."""
-    for top, value in args.items():
-        if tool == canonical.SHELL and shell_extra(str(top)) == "env":
-            continue  # variable names, read by shell_args
-        for key, item in _nested({top: value}):
-            if ambiguous(key):
-                return (
-                    f"its argument {top!r} holds the key {key!r}, which a server matching keys "
-                    f"without case reads as {reads_as(key)!r}"
-                )
-            found = role(key, "")
-            if found is None and fold(key) in ("query", "root"):
-                continue
-            if found == "command" and _command_text(item):
-                what = "a command"
-            elif found is not None and found != "command" and _looks_like_path(item):
-                what = "a path"
-            else:
-                continue
-            return (
-                f"its argument {top!r} holds {what} under {key!r}, which no rule reads "
-                "(the rules read the top-level arguments)"
+# prose holding a word of RUN_WORDS by chance (``description`` holds ``script``): taken out
+# of a key before it is searched for one (a key left unrecognised is read as one to run)
+_PROSE: Final = ("description", "transcript", "subscript", "superscript", "postscript",
+                 "manuscript", "prescription", "subscription", "inscription")  # fmt: skip
+
+
+def run_word(name: str) -> bool:
+    """Whether a key's name (lower case, ``_`` dropped) holds a word of :data:`RUN_WORDS`
+    outside prose (:data:`_PROSE`: ``description`` is no script)."""
+    for prose in _PROSE:
+        name = name.replace(prose, " ")
+    return any(w in name for w in RUN_WORDS)
+
+
+def runs_key(key: str) -> bool:
+    """Whether ``key`` names something a tool runs (a role's command spelling, a word or
+    name of :data:`RUN_WORDS`, :data:`RUN_NAMES`)."""
+    name = fold(key)
+    return role(key, "") == "command" or name in RUN_NAMES or run_word(name)
+
+
+def text_key(key: str | None) -> bool:
+    """A key whose string is text to write, match or show: read as it is, never as the
+    JSON it may hold (``content: '{"command": ...}'`` writes a file)."""
+    if key is None:
+        return False
+    name = fold(key)
+    return name in _CONTENT or name in _SHELL_NOTES or name in _TEXT
+
+
+# text an edit or a search compares, not a value it acts on
+_TEXT: Final = frozenset(["oldtext", "oldstring", "oldcontent", "pattern", "regex", "search",
+                          "find", "replace", "replacement", "message", "prompt"])  # fmt: skip
+
+
+def nested_members(args: Mapping[str, Any]) -> tuple[list[tuple[str, str, Any]], str | None]:
+    """(top-level key, key, value) of every object member below the top level, in order, a
+    string holding a JSON object or array read as what it holds (a server may decode it:
+    ``{"options": "{\"cmd\": ...}"}``), not under a key of text (:func:`text_key`); and why
+    the reading stopped short (past :data:`MAX_DEPTH` or :data:`MAX_VALUES`), or None."""
+    out: list[tuple[str, str, Any]] = []
+    # (top-level key, member key or None, the key the value sits under, value, depth)
+    todo: list[tuple[str, str | None, str | None, Any, int]] = [
+        (str(top), None, str(top), value, 0) for top, value in args.items()
+    ]
+    at = 0
+    while at < len(todo):
+        top, key, under, value, depth = todo[at]
+        at += 1
+        if at > MAX_VALUES:
+            return out, (
+                f"its argument {top!r} holds more than {MAX_VALUES} values; hookwise reads no "
+                "further, so what the tool takes there is not known"
             )
-    return None
+        if depth > MAX_DEPTH:
+            return out, (
+                f"its argument {top!r} nests deeper than {MAX_DEPTH} levels; hookwise reads no "
+                "further, so what the tool takes there is not known"
+            )
+        if key is not None:
+            out.append((top, key, value))
+        if isinstance(value, Mapping):
+            todo += [(top, str(k), str(k), v, depth + 1) for k, v in value.items()]
+        elif isinstance(value, list):
+            todo += [(top, None, under, v, depth + 1) for v in value]
+        elif isinstance(value, str) and value.lstrip()[:1] in ("{", "[") and not text_key(under):
+            try:
+                held = decode(value)
+            except RecursionError:
+                return out, (
+                    f"its argument {top!r} holds JSON text nested too deep to read; a server "
+                    "decoding it may read what hookwise cannot"
+                )
+            if isinstance(held, (Mapping, list)):
+                todo.append((top, None, under, held, depth + 1))
+    return out, None
+
+
+def _nested_problem(tool: str, args: Mapping[str, Any], mapped: bool = True) -> str | None:
+    """A key below the top level that folds ambiguously, or holds a command or a path:
+    the rules read the top level only, and a server reading ``{"request": {...}}`` runs it.
+    A tool the tables do not map holding something to run anywhere (``steps: [{run:
+    ...}]``), and a file tool a path under a key naming one (``options: {dest_file: ...}``),
+    are unverifiable too; so are arguments too large or deep to read whole."""
+    members, short = nested_members(args)
+    for top, key, item in members:
+        if tool == canonical.SHELL and shell_extra(top) == "env":
+            continue  # variable names, read by shell_args
+        if ambiguous(key):
+            return (
+                f"its argument {top!r} holds the key {key!r}, which a server matching keys "
+                f"without case reads as {reads_as(key)!r}"
+            )
+        found = role(key, "")
+        if found is None and fold(key) in ("query", "root"):
+            continue
+        if found == "command" and _command_text(item):
+            what = "a command"
+        elif found is not None and found != "command" and _looks_like_path(item):
+            what = "a path"
+        elif not mapped and runs_key(key) and _command_text(item):
+            what = "something to run"
+        elif mapped and _file_tool_path(tool, top, key, item):
+            what = "a path"
+        else:
+            continue
+        return (
+            f"its argument {top!r} holds {what} under {key!r}, which no rule reads "
+            "(the rules read the top-level arguments)"
+        )
+    return short
+
+
+def _file_tool_path(tool: str, top: str, key: str, value: Any) -> bool:
+    """A path a mapped file tool's nested argument may name: under a key naming a path,
+    or, for a tool acting on one file, any path-like value outside text (_nested_file)."""
+    if tool in _FILE_TOOLS and _path_word(key) and _looks_like_path(value):
+        return True
+    return tool in _NAMES_A_FILE and _nested_file(top, key, value)
+
+
+def _nested_file(top: str, key: str, value: Any) -> bool:
+    """A path-like value nested in a file tool's arguments, not in text it writes or
+    compares (``edits: [{oldText: "./docs"}]``) nor a note: a server may open it
+    (``read_file {path: README.md, options: {alt: ~/.ssh/id_rsa}}``)."""
+    if text_key(top) or text_key(key) or fold(key) in _SHELL_NOTES:
+        return False
+    return _names_a_file(value)
+
+
+def _path_word(key: str) -> bool:
+    name = _norm(key)
+    return any(word in name for word in _PATH_WORDS)
 
 
 def _file_uri(value: Any) -> bool:
@@ -405,8 +510,7 @@ def _unlisted_path(key: str, tool: str, value: Any) -> bool:
     """A path-like value under a key that names a path no role lists, on a file tool."""
     if tool not in _FILE_TOOLS or key in _READ_ANY:
         return False
-    name = _norm(key)
-    return any(word in name for word in _PATH_WORDS) and _looks_like_path(value)
+    return _path_word(key) and _looks_like_path(value)
 
 
 # keys under which a tool taking a path takes what it writes there (compared folded)
@@ -439,6 +543,9 @@ def _path_values(tool: str, value: Any, out: list[str], depth: int) -> None:
     elif isinstance(value, list):
         for item in value:
             _path_values(tool, item, out, depth + 1)
+    elif isinstance(value, str) and value.lstrip()[:1] in ("{", "[") and _holds_json(value):
+        # a string holding JSON: its values, as a server decoding it reads them (s35 F1)
+        _path_values(tool, decode(value), out, depth + 1)
     elif (
         isinstance(value, str)
         and _looks_like_path(value)
@@ -446,6 +553,15 @@ def _path_values(tool: str, value: Any, out: list[str], depth: int) -> None:
         and not _URL.match(value.strip())
     ):
         out.append(value)
+
+
+def _holds_json(text: str) -> bool:
+    """Whether ``text`` is a JSON object or array (one too deep to read counts: the
+    call is unverifiable then, :func:`nested_members`)."""
+    try:
+        return isinstance(decode(text), (Mapping, list))
+    except RecursionError:
+        return False
 
 
 def writes_content(args: Mapping[str, Any]) -> str | None:
@@ -549,7 +665,7 @@ def unaccounted(
         if found == "move":
             continue  # source and destination are both read
         seen.setdefault(found, []).append(key)
-    nested = _nested_problem(tool, args)
+    nested = _nested_problem(tool, args, mapped)
     if nested is not None:
         return nested
     if mapped and tool in _NAMES_A_FILE:

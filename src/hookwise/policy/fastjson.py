@@ -62,6 +62,24 @@ def loads(text: str) -> Any:
     return json.loads(text)
 
 
+def decode(text: str) -> Any:
+    """The value ``text`` holds as JSON, or None when it holds none (no :mod:`json` import
+    for text that is no JSON); a RecursionError for JSON nested past the C scanner's limit."""
+    if _scan is None:  # pragma: no cover
+        try:
+            return loads(text)
+        except ValueError:
+            return None
+    start = len(text) - len(text.lstrip(_WS))
+    try:
+        value, end = _scan(text, start)
+    except RecursionError:
+        raise
+    except Exception:
+        return None
+    return value if end == len(text) or not text[end:].strip(_WS) else None
+
+
 def dumps(value: Any) -> str:
     """Compact JSON (``separators=(",", ":")``, ASCII only), as ``json.dumps`` writes it."""
     if _encode is not None:

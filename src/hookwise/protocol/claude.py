@@ -627,9 +627,12 @@ EXACT_MATCHER_CHARS: Final = frozenset(
 OUTPUT_CAP_CHARS: Final = 10_000
 
 # Where Claude Code reads MCP servers that `hookwise install --mcp` can wrap: scope -> (file,
-# key of its servers); a project's file relative to it. The user's servers live in
-# ~/.claude.json, which Claude Code rewrites as it runs: not edited (scan/sources/mcp.py
-# reads every place).
+# key of its servers); a project's file relative to it. The user's servers (``claude mcp add
+# --scope user``) are ``mcpServers`` of ~/.claude.json ($CLAUDE_CONFIG_DIR/.claude.json when
+# that is set: ``~/`` is hosts.home_file), the local ones (``--scope local``, the default)
+# ``projects["<abs path>"].mcpServers`` there, every project's (a ``*`` in the key's path is
+# every member). Claude Code rewrites that file as it runs: only the entries' ``command`` and
+# ``args`` values are edited, the rest keeps the host's bytes (red team s35 F4).
 # The project settings (hooks, MCP servers) are read in the directory the host is started in
 # only, not in the repository root above it (Claude Code 2.1.330: a hook in the root's settings does
 # not run for a session started in a subdirectory; red team s28 F6, recorded in
@@ -637,7 +640,13 @@ OUTPUT_CAP_CHARS: Final = 10_000
 PROJECT_SETTINGS_AT_START: Final = True
 MCP_FILES: Final = {
     "project": ((".mcp.json", "mcpServers"),),
+    "user": (("~/.claude.json", "mcpServers"), ("~/.claude.json", "projects/*/mcpServers")),
 }
+# A server of the project's own record there (``projects["<the project>"].mcpServers``, the
+# local scope) replaces the project's ``.mcp.json`` entry of its name (Claude Code: local over
+# project over user; `claude mcp list` says "defined in multiple scopes", red team s35 F7):
+# (scope, key whose ``*`` is the project) of the entries that shadow the project's.
+MCP_SHADOWING: Final = ("user", "projects/*/mcpServers")
 # Read in every directory above the start directory too, up to ``/`` (2.1.330: servers of
 # ``~/.mcp.json`` start in every project under HOME, the nearer file's entry winning; red
 # team s28 F7, recorded in tests/e2e/fixtures/start-dirs.md).

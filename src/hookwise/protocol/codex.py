@@ -326,6 +326,13 @@ MCP_FILES: Final = {
     "project": ((".codex/config.toml", "mcp_servers"),),
 }
 
+# Servers under a legacy ``[profiles.NAME]`` table of the user's config.toml
+# (``[profiles.NAME.mcp_servers.X]``): Codex 0.169.0 starts none of them (without --profile
+# the table is ignored; ``--profile NAME`` and ``profile = "NAME"`` refuse to start:
+# tests/e2e/fixtures/codex-legacy-profiles.json). (file, table of profiles, key of servers,
+# the file a profile's servers belong in): doctor names them as servers that never start.
+MCP_UNSTARTED: Final = (("config.toml", "profiles", "mcp_servers", "{name}" + PROFILE_FILE_SUFFIX),)
+
 # The model a session of this host names in its payloads where the simulator is told none
 # (sim/dialect.py).
 EXAMPLE_MODEL: Final = "gpt-5-codex"

@@ -115,6 +115,7 @@ class HostInfo:
         "pre_tool_event",
         "project_files",
         "project_trust",
+        "registrations",
         "settings_loader",
         "shell",
         "shell_tool",
@@ -165,6 +166,7 @@ class HostInfo:
         mcp_names: tuple[str, str, str, int, str, str] | None = None,
         mcp_fields: dict[str, tuple[str | None, str, str, str]] | None = None,
         commands: tuple[str, ...] = (),
+        registrations: tuple[tuple[str, ...], ...] = (),
     ) -> None:
         self.name = name
         self.title = title
@@ -172,6 +174,12 @@ class HostInfo:
         # told): what runs its hooks, so a file put before it on PATH, or a change of its
         # install, switches every hook off (policy/trust/hook_code.py, red team s33 #5)
         self.commands = commands or (name,)
+        # the subcommands of those programs that write the host's hook, MCP server or
+        # extension registrations (``claude mcp add``, ``gemini extensions link``), each
+        # as its words: a guard-file write done by a program, judged by self-protection as
+        # a direct write of those files is (red team s35 MCP F7; read from each CLI's own
+        # --help: Claude Code 2.1.330, Gemini CLI 0.61.0, Codex 0.169.0, Qwen Code)
+        self.registrations = registrations
         self.project_files = project_files  # relative to the project: files holding hooks
         self.user_files = user_files  # relative to the home directory
         self.timeout_unit = timeout_unit  # the unit of a hook's ``timeout``
@@ -297,6 +305,18 @@ HOSTS: Final[dict[Host, HostInfo]] = {
         "BeforeTool",
         "run_shell_command",
         "hookwise.protocol.gemini",
+        registrations=(
+            ("mcp", "add"),
+            ("mcp", "remove"),
+            ("mcp", "enable"),
+            ("mcp", "disable"),
+            ("extensions", "install"),
+            ("extensions", "uninstall"),
+            ("extensions", "link"),
+            ("extensions", "update"),
+            ("extensions", "enable"),
+            ("extensions", "disable"),
+        ),
         attended=("process", "gemini", "-p", "--prompt"),
         tools={
             "run_shell_command": "shell",
@@ -357,6 +377,25 @@ HOSTS: Final[dict[Host, HostInfo]] = {
         "Bash",
         "hookwise.protocol.claude",
         "CLAUDE",
+        registrations=(
+            ("mcp", "add"),
+            ("mcp", "add-json"),
+            ("mcp", "add-from-claude-desktop"),
+            ("mcp", "remove"),
+            ("mcp", "reset-project-choices"),
+            ("plugin", "install"),
+            ("plugin", "i"),
+            ("plugin", "uninstall"),
+            ("plugin", "remove"),
+            ("plugin", "enable"),
+            ("plugin", "disable"),
+            ("plugin", "update"),
+            ("plugin", "restore-set-aside"),
+            ("plugin", "marketplace", "add"),
+            ("plugin", "marketplace", "remove"),
+            ("plugin", "marketplace", "rm"),
+            ("plugin", "marketplace", "update"),
+        ),
         attended=("env", "CLAUDE_CODE_SESSION_ATTENDED", "1"),
         tools={
             "Bash": "shell",
@@ -412,6 +451,7 @@ HOSTS: Final[dict[Host, HostInfo]] = {
         "Bash",
         "hookwise.protocol.codex",
         "CODEX",
+        registrations=(("mcp", "add"), ("mcp", "remove")),
         tools={
             "Bash": "shell",
             "shell": "shell",
@@ -496,6 +536,17 @@ HOSTS: Final[dict[Host, HostInfo]] = {
         "run_shell_command",
         "hookwise.protocol.qwen",
         "QWEN",
+        registrations=(
+            ("mcp", "add"),
+            ("mcp", "remove"),
+            ("mcp", "approve"),
+            ("extensions", "install"),
+            ("extensions", "uninstall"),
+            ("extensions", "link"),
+            ("extensions", "update"),
+            ("extensions", "enable"),
+            ("extensions", "disable"),
+        ),
         tools={
             "run_shell_command": "shell",
             # a command run in the background (its export rule reaches it: export/qwen.py;
@@ -592,8 +643,10 @@ HOSTS: Final[dict[Host, HostInfo]] = {
                 ".opencode/opencode.json",
                 ".opencode/opencode.jsonc",
             ),
-            "user": ("opencode.json", "opencode.jsonc", "config.json"),
+            "user": ("config.json", "opencode.json", "opencode.jsonc"),
         },
+        # (each scope's files in the order OpenCode merges them, a later one winning;
+        # observed with 1.18.33, `opencode debug config`: config/opencode/mcp_layers.py)
         trust="no folder trust: project plugins (.opencode/plugins, from the working directory "
         "up to the worktree root) load in every folder, unless OPENCODE_PURE or "
         "OPENCODE_DISABLE_PROJECT_CONFIG is set",
@@ -1016,6 +1069,19 @@ def config_file(name: str, relative: str, env: Mapping[str, str]) -> str:
     return os.path.join(config_path(name, env), relative)
 
 
+def home_file(name: str, relative: str, env: Mapping[str, str]) -> str:
+    """A file the host keeps in HOME beside its config directory, or in the directory its
+    variable names when that is set (Claude Code's ``.claude.json``: ``~/.claude.json``,
+    ``$CLAUDE_CONFIG_DIR/.claude.json``); ``MCP_FILES`` names it ``~/<relative>``."""
+    import os
+
+    variable = host(name).config_dir[0]
+    explicit = env.get(variable) if variable else None
+    if explicit:
+        return os.path.join(os.path.abspath(explicit), relative)
+    return os.path.join(env.get("HOME") or os.path.expanduser("~"), relative)
+
+
 def row_user_path(info: HostInfo, relative: str, env: Mapping[str, str]) -> str:
     """One of a row's ``user_files`` (relative to HOME) where the host reads it for ``env``:
     under its directory when that moved (``$CODEX_HOME/hooks.json``); a file outside that
@@ -1137,6 +1203,31 @@ def mcp_server_command(name: str) -> tuple[str, str, str] | None:
 
     found: tuple[str, str, str] | None = getattr(
         importlib.import_module(host(name).module), "MCP_SERVER_COMMAND", None
+    )
+    return found
+
+
+def mcp_shadowing(name: str) -> tuple[str, str] | None:
+    """(scope, key path with ``*`` for the project) of the host's MCP entries that replace
+    the project's entry of their name (``MCP_SHADOWING`` of its protocol module: Claude
+    Code's local scope), else None."""
+    import importlib
+
+    found: tuple[str, str] | None = getattr(
+        importlib.import_module(host(name).module), "MCP_SHADOWING", None
+    )
+    return found
+
+
+def mcp_unstarted(name: str) -> tuple[tuple[str, str, str, str], ...]:
+    """(user file, table of named sections, key of servers in each, the file a section's
+    servers belong in, ``{name}`` its name) where the host's settings can hold MCP servers
+    it never starts (``MCP_UNSTARTED`` of its protocol module: Codex's legacy
+    ``[profiles.NAME.mcp_servers]``)."""
+    import importlib
+
+    found: tuple[tuple[str, str, str, str], ...] = getattr(
+        importlib.import_module(host(name).module), "MCP_UNSTARTED", ()
     )
     return found
 
@@ -1265,3 +1356,17 @@ def __getattr__(name: str) -> Any:
 
         return Literal[HOST_NAMES]
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
+
+_REGISTRARS: dict[str, tuple[str, tuple[tuple[str, ...], ...]]] = {}
+
+
+def registration_commands() -> dict[str, tuple[str, tuple[tuple[str, ...], ...]]]:
+    """program -> (its host's title, the subcommands that write the host's hook, MCP
+    server or extension registrations: ``HostInfo.registrations``), for every host whose
+    row lists some."""
+    if not _REGISTRARS:
+        for info in HOSTS.values():
+            for program in info.commands if info.registrations else ():
+                _REGISTRARS[program] = (info.title, info.registrations)
+    return _REGISTRARS

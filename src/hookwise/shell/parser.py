@@ -1890,6 +1890,8 @@ def _add_command(
                 reading.walked = ["find", *argv[1:]]
             if reading is not None and kept is not None:
                 reading.kept = (command, kept)
+    if script.copies and command.writes:
+        _redirected_through_links(command, depth, script)
     readers_from = len(script.commands)  # (git -C DIR: its readings run in DIR, below)
     if command.program in programs.SUBCOMMAND_READERS:
         # git diff --no-index A B, git show HEAD:.env, docker cp F c:/x print or send F
@@ -2590,6 +2592,24 @@ def _unignored(script: Script) -> bool:
     return False
 
 
+def _redirected_through_links(command: Command, depth: int, script: Script) -> None:
+    """``ln -s ~/.config cfg; printf x > cfg/hookwise/policy.yaml``: the shell opens a
+    redirection's target through the link the line made before it, so the file written is
+    the link's (written.through_link, the one reading the writers' link targets get too);
+    each such target is a write of its own, judged by every check a redirect meets (red
+    team s35 F5: ``>``, ``>>``, ``>|``, ``<>``, ``&>``, ``exec 3>``)."""
+    from hookwise.shell.written import through_link  # (cold: only after a link or copy)
+
+    for target in command.writes:
+        linked = through_link(_file_key(target), script)
+        if linked is None:
+            continue
+        through = Command([], [], [linked], command.text, depth + 1, writes=[linked])
+        through.origin = f"redirects output to {target} through a link the line makes"
+        through.chdir = command.chdir
+        script.commands.append(through)
+
+
 def _file_key(path: str) -> str:
     while path.startswith("./"):
         path = path[2:]
@@ -2643,7 +2663,9 @@ def _remember_written(command: Command, script: Script, depth: int) -> None:
                 targets.append((name, None))
     stores = [_ref_store(_file_key(t), script) for t, _ in targets]
     if script.copies:  # ln -s ../remote.git/refs/heads/main r && ... > r (red team s29 M)
-        linked = [_through_link(_file_key(t), script) for t, _ in targets]
+        from hookwise.shell.written import through_link
+
+        linked = [through_link(_file_key(t), script) for t, _ in targets]
         stores += [_ref_store(_file_key(k), script) for k in linked if k is not None]
     if program in _WRITERS and any(w.startswith(("-i", "--in-place")) for w in command.argv[1:]):
         # sed -i s/.../ ../remote.git/refs/heads/main: a ref file edited in place
@@ -2763,17 +2785,6 @@ def _git_tree_elsewhere(
         elif word.startswith("--work-tree="):
             tree = word.split("=", 1)[1]
     return tree if tree and programs.outside(tree) else None
-
-
-def _through_link(key: str, script: Script) -> str | None:
-    """What a write to ``key`` writes when it, or a directory above it, is a link the line
-    made (``ln -s ../remote.git/refs/heads r``: ``r/main`` is that repository's ref)."""
-    parts = key.split("/")
-    for end in range(len(parts), 0, -1):
-        found = script.copies.get("/".join(parts[:end]))
-        if found is not None and found[1].rsplit("/", 1)[-1] in ("ln", "link"):
-            return "/".join([found[0].rstrip("/"), *parts[end:]])
-    return None
 
 
 def _ref_store(key: str, script: Script) -> str | None:

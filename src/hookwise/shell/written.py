@@ -279,6 +279,20 @@ def _link_dirs(operands: list[str], argv: list[str]) -> list[tuple[str, bool]]:
     return [(parent, False), (target, True)]
 
 
+def through_link(key: str, script: Any) -> str | None:
+    """What a write to ``key`` (as the line names it) writes when it, or a directory above
+    it, is a link the line made (``ln -s ../remote.git/refs/heads r``: ``r/main`` is that
+    repository's ref; ``ln -s ~/.config cfg``: ``cfg/hookwise/policy.yaml`` is the user
+    policy). A copy's or a move's new name is written as itself. One reading for the
+    writers' targets and the redirections' (parser)."""
+    parts = key.split("/")
+    for end in range(len(parts), 0, -1):
+        found = script.copies.get("/".join(parts[:end]))
+        if found is not None and found[1].rsplit("/", 1)[-1] in ("ln", "link"):
+            return "/".join([found[0].rstrip("/"), *parts[end:]])
+    return None
+
+
 def _remember_copy(operands: list[str], argv: list[str], script: Any) -> None:
     """``cp SRC DST``, ``mv``, ``ln -s``, ``install``: DST (or DST/SRC's name, when DST is a
     directory) stands for SRC from here on; a copy of a copy stands for the first. A

@@ -188,7 +188,7 @@ def test_bad_files_are_refused_with_their_name(
     result = CliRunner().invoke(cli, ["install", "codex", "--mcp", "--project", str(project)])
     assert result.exit_code != 0
     assert "config.toml: not valid TOML" in result.output
-    result = CliRunner().invoke(cli, ["install", "claude", "--mcp", "--scope", "user"])
+    result = CliRunner().invoke(cli, ["install", "opencode", "--mcp", "--scope", "user"])
     assert result.exit_code != 0 and "no user MCP settings" in result.output
 
 

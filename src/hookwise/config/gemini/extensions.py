@@ -481,3 +481,30 @@ def load_hook_sources(
     """Settings of every scope plus extension hooks: what a host needs to build its registry."""
     settings = load_settings(paths, profile=profile, env=env)
     return HookSources(settings, load_extensions(settings, enabled_extensions=enabled_extensions))
+
+
+def extension_servers(
+    settings: LoadedSettings, workspace: Path
+) -> Iterator[tuple[Extension, Path, JSON]]:
+    """(extension, its manifest, the manifest's ``mcpServers`` hydrated as Gemini CLI does:
+    ``${extensionPath}``, ``${workspacePath}``, ``${/}``) of every installed extension, active
+    or not: scan and doctor read the servers an extension starts (red team s35 MCP F7:
+    ``gemini extensions link DIR`` adds one install --mcp never wrote)."""
+    for extension in load_extensions(settings).extensions:
+        manifest = extension.path / CONFIG_FILENAME
+        try:
+            text = read_file_text(manifest)
+        except (OSError, ValueError):  # (missing, unreadable, too large: no servers)
+            continue
+        raw, problem = parse_json_text(text)
+        if problem is not None or not isinstance(raw, dict):
+            continue
+        context = {
+            "extensionPath": str(extension.path),
+            "workspacePath": str(workspace),
+            "/": os.sep,
+            "pathSeparator": os.sep,
+        }
+        config = hydrate(raw, context)
+        if isinstance(config, dict):
+            yield extension, manifest, config.get("mcpServers")

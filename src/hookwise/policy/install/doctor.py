@@ -285,6 +285,47 @@ def _gemini_entries(
     return registry.entries, settings.warnings, [], set(), off
 
 
+def _gemini_extension_servers(project: Path, env: Mapping[str, str]) -> list[tuple[str, str]]:
+    """Each stdio MCP server an active extension starts outside the proxy (install --mcp
+    does not write extensions: ``gemini extensions link DIR`` adds one beside the wrapped
+    servers, red team s35 MCP F7); it is warned about, never called behind the proxy."""
+    from hookwise.config.gemini.extensions import extension_servers
+    from hookwise.config.gemini.paths import SettingsPaths
+    from hookwise.config.gemini.settings import load_settings
+    from hookwise.mcp_proxy import wrapped
+    from hookwise.protocol.profiles import Profile
+
+    paths = SettingsPaths.from_environment(project, env=env, home=gemini_home(env))
+    settings = load_settings(paths, profile=Profile.GEMINI_CLI, env=env)
+    out: list[tuple[str, str]] = []
+    for extension, manifest, servers in extension_servers(settings, project):
+        if not extension.active or not isinstance(servers, dict):
+            continue
+        for name, entry in servers.items():
+            command = entry.get("command") if isinstance(entry, dict) else None
+            args = entry.get("args") if isinstance(entry, dict) else None
+            if not isinstance(command, str):
+                continue  # (a URL server: the proxy wraps no remote one)
+            argv = (
+                [command, *(a for a in args if isinstance(a, str))]
+                if isinstance(args, list)
+                else [command]
+            )
+            if not wrapped(argv):
+                why = (f"MCP server {name!r} of extension {extension.name!r} ({manifest}) is "
+                       "not run through `hookwise mcp wrap`: install --mcp does not edit "
+                       "extensions; remove or disable the extension, or wrap the server in "
+                       "its manifest")  # fmt: skip
+                out.append(("warn", why))
+    return out
+
+
+# ``settings_loader`` -> the MCP servers a host's extensions start (doctor warns per server)
+_EXTENSION_SERVERS: dict[str, Callable[[Path, Mapping[str, str]], list[tuple[str, str]]]] = {
+    "hookwise.config.gemini": _gemini_extension_servers,
+}
+
+
 def _claude_entries(
     host: str, project: Path, env: Mapping[str, str], report: HostReport
 ) -> HostHooks:
@@ -860,6 +901,9 @@ def check_host(
     from hookwise.policy.install.mcp_entries import mcp_checks
 
     servers = mcp_checks(host, project, env)
+    extensions = _EXTENSION_SERVERS.get(host_info(host).settings_loader)
+    if extensions is not None:
+        servers += extensions(project, env)
     for status, detail in servers:
         report.add(status, "mcp", detail)
     # mcp_checks says "ok" exactly for the servers that run through the proxy

@@ -43,7 +43,16 @@ from hookwise.mcp_proxy import (
     wrapped,
 )
 from hookwise.policy.install.errors import InstallError
-from hookwise.protocol.hosts import HOST_TITLES, mcp_files, mcp_files_above, mcp_stdio_types
+from hookwise.protocol.hosts import (
+    HOST_TITLES,
+    home_file,
+    mcp_files,
+    mcp_files_above,
+    mcp_shadowing,
+    mcp_stdio_types,
+    mcp_unstarted,
+)
+from hookwise.protocol.hosts import host as host_info
 
 
 @dataclass
@@ -57,6 +66,9 @@ class ServerChange:
     # replaces the table's entry: Gemini's mcp.serverCommand; not rewritten, said so)
     action: str
     detail: str = ""
+    # the member path of its servers table, where that is not the file's one table
+    # (``["projects", "/p", "mcpServers"]`` in ~/.claude.json)
+    table: tuple[str, ...] = ()
 
 
 @dataclass
@@ -138,8 +150,8 @@ def plan_mcp(
     files = mcp_files(host).get(scope)
     if not files:
         raise InstallError(
-            f"{host} has no {scope} MCP settings hookwise can edit (its {scope} servers, if "
-            "any, are in a file the host rewrites itself); see docs/mcp.md"
+            f"{host} has no {scope} MCP settings hookwise can edit; docs/mcp.md lists where "
+            "each host keeps its servers and which install --mcp rewrites"
         )
     state_path = _state_path(env)
     plan = McpPlan(state=_load_state(state_path), state_path=state_path)
@@ -158,7 +170,8 @@ def plan_mcp(
         for relative, key in files:
             for path in _places(host, scope, base, relative, env):
                 _check_link(path, root)
-                text = _text(path)
+                # a file listed twice (two keys of ~/.claude.json): edited on from before
+                before, text = plan.files.get(path) or (None, _text(path))
                 if text is None:
                     continue
                 records = plan.state.setdefault(str(path), {})
@@ -169,7 +182,7 @@ def plan_mcp(
                     with contextlib.suppress(tomllib.TOMLDecodeError):
                         found_servers = tomllib.loads(text).get(key)
                         first = found_servers if isinstance(found_servers, dict) else {}
-                plan.files[path] = (text, after)
+                plan.files[path] = (text if before is None else before, after)
                 if not records:
                     plan.state.pop(str(path), None)
     title = HOST_TITLES.get(host, host)
@@ -226,8 +239,10 @@ def _plan_file(
 
 
 def _text(path: Path) -> str | None:
+    """The file's text with its own line ends (``read_text`` made CRLF LF: uninstall
+    then did not give the bytes back, red team s35 F8)."""
     try:
-        return path.read_text(encoding="utf-8")
+        return path.read_bytes().decode("utf-8")
     except FileNotFoundError:
         return None
     except (OSError, UnicodeDecodeError) as exc:
@@ -281,7 +296,10 @@ def _owner(path: Path) -> str:
 
 def _places(host: str, scope: str, base: Path, relative: str, env: Mapping[str, str]) -> list[Path]:
     """The files of one ``MCP_FILES`` entry: a ``*`` in its name is every file it matches
-    (Codex's profile files, each a ``--profile`` the host may be run with: s27 F13)."""
+    (Codex's profile files, each a ``--profile`` the host may be run with: s27 F13); ``~/``
+    is a file in HOME beside the host's directory (``hosts.home_file``)."""
+    if relative.startswith("~/"):
+        return [Path(home_file(host, relative[2:], env))]
     if "*" not in relative:
         return [base / relative if scope == "project" else config_file(host, relative, env)]
     parent = base if scope == "project" else config_dir(host, env)
@@ -342,9 +360,10 @@ class _Edit:
     # config.toml): an entry here without ``args`` takes that entry's
     under: Mapping[str, Any] = field(default_factory=dict)
     host: str = ""
+    table: tuple[str, ...] = ()  # the servers table being edited, when not the top one
 
     def note(self, name: str, action: str, detail: str = "") -> None:
-        self.plan.changes.append(ServerChange(self.path, name, action, detail))
+        self.plan.changes.append(ServerChange(self.path, name, action, detail, self.table))
 
     def json(self, text: str) -> str:
         return _json_edit(self, text)
@@ -435,18 +454,48 @@ def _json_edit(edit: _Edit, text: str) -> str:
         raise InstallError(str(exc)) from None
     if edit.install:
         _command_line_server(edit, doc.value_of(doc.root))
-    found = doc.root.member(key)
-    if found is None or found[1].kind != "object":
-        return text
-    names = [name for name, _ in found[1].keys]
-    for name in names:
-        servers = doc.root.member(key)
-        assert servers is not None
-        entry = servers[1].member(name)
-        if entry is None or entry[1].kind != "object":
-            continue
-        _json_entry(edit, doc, name)
+    for where in _server_tables(doc, key.split("/")):
+        found = _at(doc, where)
+        assert found is not None
+        for name in [name for name, _ in found.keys]:
+            entry = found.member(name)
+            if entry is None or entry[1].kind != "object":
+                continue
+            edit.table = tuple(where) if len(where) > 1 else ()
+            _json_entry(edit, doc, name, where)
+            edit.table = ()
+            found = _at(doc, where)  # (offsets moved)
+            assert found is not None
+    for table in [k for k, v in edit.records.items() if k.startswith("[") and v == {}]:
+        del edit.records[table]  # a deeper table with nothing recorded (_records)
     return doc.rendered()
+
+
+def _at(doc: JsonDocument, where: list[str]) -> JsonNode | None:
+    """The object at the member path ``where`` (None: not there, or no object)."""
+    node = doc.root
+    for part in where:
+        found = node.member(part) if node.kind == "object" else None
+        if found is None:
+            return None
+        node = found[1]
+    return node if node.kind == "object" else None
+
+
+def _server_tables(doc: JsonDocument, key: list[str]) -> list[list[str]]:
+    """The member paths of the servers tables ``key`` names (``projects/*/mcpServers``: a
+    ``*`` is every member of the object there)."""
+    paths: list[list[str]] = [[]]
+    for part in key:
+        out: list[list[str]] = []
+        for where in paths:
+            node = _at(doc, where)
+            if node is None:
+                continue
+            names = [name for name, _ in node.keys] if part == "*" else [part]
+            out += [[*where, name] for name in dict.fromkeys(names)]
+        paths = out
+    return [where for where in paths if _at(doc, where) is not None]
 
 
 def _command_line_server(edit: _Edit, settings: object) -> None:
@@ -468,13 +517,14 @@ def _command_line_server(edit: _Edit, settings: object) -> None:
     )
 
 
-def _json_entry(edit: _Edit, doc: JsonDocument, name: str) -> None:
-    key, records, install = edit.key, edit.records, edit.install
+def _json_entry(edit: _Edit, doc: JsonDocument, name: str, where: list[str]) -> None:
+    install = edit.install
+    records = _records(edit, where)
 
     def node(member: str) -> tuple[JsonNode, tuple[int, JsonNode] | None]:
-        servers = doc.root.member(key)
+        servers = _at(doc, where)
         assert servers is not None
-        entry = servers[1].member(name)
+        entry = servers.member(name)
         assert entry is not None
         return entry[1], entry[1].member(member)
 
@@ -536,6 +586,16 @@ def _json_entry(edit: _Edit, doc: JsonDocument, name: str) -> None:
         doc.replace_value(args_node[1], args_text)
     detail = "" if exact else "changed since install: its values restored, not its text"
     edit.note(name, "unwrapped", detail)
+
+
+def _records(edit: _Edit, where: list[str]) -> dict[str, Any]:
+    """The record of one servers table's entries: the file's own for its top-level table;
+    one per table deeper in (``projects["/p"].mcpServers``: each project's names are its
+    own), under its member path."""
+    if len(where) == 1:
+        return edit.records
+    table: dict[str, Any] = edit.records.setdefault(json.dumps(where), {})
+    return table
 
 
 # --------------------------------------------------------------------------- Codex's TOML
@@ -742,6 +802,8 @@ def mcp_checks(host: str, project: Path, env: Mapping[str, str]) -> list[tuple[s
     through the proxy (warn), those that do (ok), remote ones it cannot wrap (info). A
     server a setting of any scope replaces (``replacing``) is not reported behind the proxy."""
     out: list[tuple[str, str]] = []
+    if not mcp_files(host):
+        return _plugin_checks(host, project, env)
     plans: list[tuple[str, McpPlan]] = []
     for scope in mcp_files(host):
         try:
@@ -752,7 +814,9 @@ def mcp_checks(host: str, project: Path, env: Mapping[str, str]) -> list[tuple[s
     for _, plan in plans:  # a file every scope reads (a system file): reported once
         plan.changes = [c for c in plan.changes if (c.file, c.name) not in seen]
         seen.update((c.file, c.name) for c in plan.changes)
+    out += _unstarted(host, env)
     replaced = {c.name for _, plan in plans for c in plan.changes if c.action == "replacing"}
+    replaced |= _shadowing(host, project, plans)
     merged = _merged_problems(host, project, env)
     for name, why in merged.items():
         out.append(("warn", f"MCP server {name!r} is not behind the proxy: {why}"))
@@ -801,3 +865,101 @@ def mcp_checks(host: str, project: Path, env: Mapping[str, str]) -> list[tuple[s
                 ("info", f"{scope} remote MCP servers (not covered): {', '.join(by['remote'])}")
             )
     return out
+
+
+def _plugin_checks(host: str, project: Path, env: Mapping[str, str]) -> list[tuple[str, str]]:
+    """``doctor`` for a host whose settings install --mcp does not edit but whose servers
+    hookwise reads (OpenCode's, Kilo's ``mcp``): each server once, as the host merges its
+    files (config.opencode.mcp_layers), from the file that gives its command."""
+    if host_info(host).hooks_layout != "plugin":
+        return []
+    from hookwise.config.opencode.mcp_layers import plugin_servers
+
+    servers, problems = plugin_servers(host, project, env)
+    out: list[tuple[str, str]] = [("warn", f"cannot read the MCP servers: {p}") for p in problems]
+    title = HOST_TITLES.get(host, host)
+    unwrapped: list[str] = []
+    behind: list[str] = []
+    remote: list[str] = []
+    for server in servers:
+        shown = f"{server.name!r} ({server.file})"
+        argv = server.argv()
+        if server.entry.get("enabled") is False:
+            continue
+        if argv is None:
+            if isinstance(server.entry.get("url"), str):
+                remote.append(shown)
+            continue
+        if not wrapped(argv):
+            unwrapped.append(shown)
+            continue
+        why = impostor(argv, env, server.entry.get("environment"), server.name)
+        if why is not None:
+            out.append(("warn", f"MCP server {shown} is not run through this hookwise's proxy: "
+                                f"{why}"))  # fmt: skip
+        else:
+            behind.append(shown)
+    if unwrapped:
+        out.append(
+            (
+                "warn",
+                f"MCP servers not run through `hookwise mcp wrap`: {', '.join(unwrapped)} "
+                f"(install --mcp does not edit {title}'s settings: start each as `hookwise mcp "
+                "wrap --pinned --name NAME -- <its command>`, docs/mcp.md)",
+            )
+        )
+    if behind:
+        out.append(("ok", f"MCP servers behind the proxy: {', '.join(behind)}"))
+    if remote:
+        out.append(("info", f"remote MCP servers (not covered): {', '.join(remote)}"))
+    return out
+
+
+def _unstarted(host: str, env: Mapping[str, str]) -> list[tuple[str, str]]:
+    """``doctor``: servers the host's settings hold where it never starts them (Codex's
+    legacy ``[profiles.NAME.mcp_servers]``): neither guarded nor run; said where they
+    would be (red team s35 F5)."""
+    out: list[tuple[str, str]] = []
+    for relative, table, key, target in mcp_unstarted(host):
+        path = config_file(host, relative, env)
+        try:
+            sections = tomllib.loads(path.read_text("utf-8")).get(table)
+        except FileNotFoundError:
+            continue
+        except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError) as exc:
+            out.append(("warn", f"cannot read {path}: {exc}"))
+            continue
+        for name, section in sections.items() if isinstance(sections, dict) else ():
+            servers = section.get(key) if isinstance(section, dict) else None
+            if isinstance(servers, dict) and servers:
+                there = path.with_name(target.format(name=name))
+                out.append(
+                    (
+                        "warn",
+                        f"MCP servers {', '.join(map(repr, servers))} under [{table}.{name}] of "
+                        f"{path} never start: {HOST_TITLES.get(host, host)} does not read "
+                        f"servers there (docs/mcp.md); move them to [{key}] of {there} and "
+                        f"run `hookwise install {host} --mcp --scope user`",
+                    )
+                )
+    return out
+
+
+def _shadowing(host: str, project: Path, plans: list[tuple[str, McpPlan]]) -> set[str]:
+    """The project servers an entry of another scope replaces that does not run through the
+    proxy (Claude Code's local scope over ``.mcp.json``: ``MCP_SHADOWING``): doctor must not
+    call the project's wrapped entry guarded (red team s35 F7: ``claude mcp add fs`` by the
+    agent put an unwrapped ``fs`` in front of the wrapped one, doctor said ok)."""
+    found = mcp_shadowing(host)
+    if found is None:
+        return set()
+    scope, key = found
+    names = {str(project), os.path.realpath(project)}
+    tables = {tuple(name if part == "*" else part for part in key.split("/")) for name in names}
+    return {
+        c.name
+        for s, plan in plans
+        if s == scope
+        for c in plan.changes
+        if c.table in tables and c.action != "already"
+    }

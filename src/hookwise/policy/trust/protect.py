@@ -837,6 +837,28 @@ def _xxd_output(argv: list[str]) -> list[str]:
     return [w for w in operands[1:2] if w != "-"]
 
 
+def _check_registration(name: str, argv: list[str]) -> None:
+    """A host's own CLI changing which MCP servers, hooks or extensions it loads (``claude
+    mcp add fs -- npx srv`` shadows a wrapped server; ``gemini extensions link d``): a
+    write of the host's registration files done by a program, denied as a direct write of
+    them is (red team s35 MCP F7). The subcommands are the protocol table's; the words are
+    looked for as a run of the command's non-option words, wherever options put them."""
+    from hookwise.protocol.hosts import registration_commands  # (loaded with the hook)
+
+    found = registration_commands().get(name)
+    if found is None:
+        return
+    title, subcommands = found
+    words = [w for w in argv[1 : argv.index("--") if "--" in argv else len(argv)] if w[:1] != "-"]
+    for sub in subcommands:
+        width = len(sub)
+        if any(tuple(words[at : at + width]) == sub for at in range(len(words) - width + 1)):
+            raise _FoundError(
+                f"{title}'s MCP server, hook and extension registrations",
+                f"runs `{name} {' '.join(sub)}`",
+            )
+
+
 def _program(argv: list[str]) -> tuple[str, list[str]]:
     """The program and its argv, seeing through ``python -m hookwise``."""
     name = argv[0].rsplit("/", 1)[-1]
@@ -1111,14 +1133,16 @@ def _check_command(
         _unresolved(target, cwd, home, marked, f"{how} {target}")
         for path in _expand(target, cwd, home, guard.made):
             hit = guard.protected(path)
-            if hit:
-                raise _FoundError(hit, f"{how} {target}")
+            if hit:  # (a derived write says what it stands for: parser's origin)
+                said = f"{cmd.origin}: " if cmd.origin and not cmd.argv else ""
+                raise _FoundError(hit, f"{said}{how} {target}")
     for target in cmd.computed_writes:
         _computed_target(target, guard, f"{how} {target}")
     if not cmd.argv:
         return
     name, argv = _program(cmd.argv)
     _check_data_writes(argv, name, cwd, guard)
+    _check_registration(name, argv)
     if name == "hookwise":
         if _hookwise_change(argv):
             raise _FoundError("hookwise's own settings", f"runs `{' '.join(argv[:3])}`")

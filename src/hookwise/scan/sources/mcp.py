@@ -27,7 +27,7 @@ from hookwise.config.claude.settings import ClaudeHooks, ClaudePaths, ClaudePlug
 from hookwise.config.claude.trust import claude_global_config
 from hookwise.config.codex.mcp_layers import profile_files
 from hookwise.config.codex.settings import CodexHooks
-from hookwise.config.gemini.extensions import hydrate, load_extensions
+from hookwise.config.gemini.extensions import extension_servers
 from hookwise.config.gemini.paths import SettingsScope
 from hookwise.config.gemini.settings import LoadedSettings
 from hookwise.config.jsonc import parse_json_text, parse_jsonc
@@ -347,28 +347,14 @@ def gemini_mcp(
         )
         out.extend(command_line_servers("gemini", scope.value, str(file.path), file.settings,
                                         gate=gate, ctx=ctx))  # fmt: skip
-    for extension in load_extensions(settings).extensions:
-        manifest = extension.path / "gemini-extension.json"
-        raw = _read_object(manifest)
-        if raw is None:
-            continue
-        # Gemini CLI hydrates ${extensionPath}, ${workspacePath} and ${/} in the manifest
-        context = {
-            "extensionPath": str(extension.path),
-            "workspacePath": str(ctx.project),
-            "/": os.sep,
-            "pathSeparator": os.sep,
-        }
-        config = hydrate(raw, context)
-        if not isinstance(config, dict):
-            continue
+    for extension, manifest, servers in extension_servers(settings, Path(ctx.project)):
         gate = (Gate.USER, "extension") if extension.active else (Gate.OFF, "extension disabled")
         out.extend(
             servers_of(
                 "gemini",
                 extension.scope,
                 str(manifest),
-                config.get("mcpServers"),
+                servers,
                 pointer=["mcpServers"],
                 gate=gate,
                 ctx=ctx,
