@@ -43,7 +43,7 @@ _STRICTNESS = {"allow": 0, "ask": 1, "deny": 2}
 FIXED_FRICTION = frozenset(
     [
         "ls src/*.py | xargs -I{} cp {} {}.bak",
-        "declare -a files=(src/*.py); for f in \"${files[@]}\"; do head -1 \"$f\"; done",
+        'declare -a files=(src/*.py); for f in "${files[@]}"; do head -1 "$f"; done',
         "sleep 30 & pid=$!; kill $pid",
         'cp src/app.py "$(dirname src/app.py)/app2.py"',
     ]
