@@ -396,13 +396,20 @@ def _split(text: str, options: frozenset[str], home: str | None = None) -> Scrip
         _parse(text, 0, script)
         found = script.vars
         homed = bool(home) and "HOME" in text  # $HOME is known: the environment's
-        if found is None and ("IFS" in text or homed):  # ${IFS}: bash sets it at start
+        # $(dirname src/app.py): a name printed from a literal (variables.printed_name)
+        printed = "$(dirname " in text or "$(basename " in text
+        if found is None and ("IFS" in text or homed or printed):  # ${IFS}: set at start
             from hookwise.shell.variables import Vars
 
             found = script.vars = Vars()
             found.home = home
+        if printed and found is not None:
+            from hookwise.shell.variables import printed_name_line
+
+            found.printers = printed_name_line(text)
+            printed = found.printers
         expands = "$" in text or "`" in text or "~" in text  # (~ reads HOME, PWD...)
-        if found is not None and (found.records or "IFS" in text or homed) and expands:
+        if found is not None and (found.records or "IFS" in text or homed or printed) and expands:
             # the line assigns what it also expands: read it again with the values known
             # at each place (variables.py)
             found.build()

@@ -78,8 +78,8 @@ class Vars:
     """Assignments recorded on the first pass; the table of known values on the second."""
 
     __slots__ = (
-        "_unknown", "choices", "computed", "hints", "home", "records", "referenced", "table",
-        "wildcard",
+        "_unknown", "choices", "computed", "hints", "home", "printers", "records",
+        "referenced", "table", "wildcard",
     )  # fmt: skip
 
     def __init__(self) -> None:
@@ -99,6 +99,9 @@ class Vars:
         # the environment's HOME, known to the hook: $HOME where nothing on the line sets it
         # (d=$HOME/.aws; cat "$d/credentials" reads ~/.aws/credentials, session 31)
         self.home: str | None = None
+        # whether ``$(dirname F)``/``$(basename F)`` of a literal F print what those
+        # programs print (the line cannot redefine them: printed_name_line)
+        self.printers = False
 
     def record(self, scope: int, name: str, value: Value, certain: bool, end: int) -> None:
         if self.table is None:  # the second pass reads the table the first one made
@@ -227,7 +230,8 @@ class Resolver:
     def expansion(self, text: str) -> tuple[Value, bool]:
         """The value of one ``$...`` piece (a list: one field each, as ``"$@"``)."""
         if text.startswith(("$(", "`")):
-            return None, False
+            printed = printed_name(text) if self.vars.printers else None
+            return (printed, True) if printed is not None else (None, False)
         if not text.startswith("${"):
             return self.value(text[1:])
         body = text[2:-1]
@@ -733,6 +737,40 @@ def dirname(value: str, pattern: bool) -> str | None:
     if "/" not in trimmed:
         return "."
     return trimmed[: trimmed.rindex("/")].rstrip("/") or "/"
+
+
+# what a literal name may not hold for printed_name (a quote, an expansion, a pattern, an
+# option, a word break): the name must be the one bash passes
+_NOT_PLAIN = frozenset("$`'\"\\*?[]{}~<>|;&() \t\n")
+_PRINTERS = ("dirname", "basename")
+
+
+def printed_name_line(text: str) -> bool:
+    """Whether ``$(dirname F)``/``$(basename F)`` on this line run those programs: their
+    names stand nowhere else (no function, alias, ``hash -p`` or written file of that
+    name) and nothing sets PATH, so the output is the operand's (printed_name)."""
+    if "PATH" in text:
+        return False
+    return any(f"$({name} " in text for name in _PRINTERS) and all(
+        text.count(name) == text.count(f"$({name} ") for name in _PRINTERS
+    )
+
+
+def printed_name(piece: str) -> str | None:
+    """What ``$(dirname src/app.py)`` (``src``) or ``$(basename src/app.py)`` (``app.py``)
+    prints, for one literal operand (None: anything else)."""
+    if not (piece.startswith("$(") and piece.endswith(")")):
+        return None
+    words = piece[2:-1].split(" ")
+    if len(words) != 2 or words[0] not in _PRINTERS:
+        return None
+    operand = words[1]
+    if not operand or operand[0] == "-" or not _NOT_PLAIN.isdisjoint(operand):
+        return None
+    if words[0] == "dirname":
+        return dirname(operand, False)
+    trimmed = operand.rstrip("/")
+    return trimmed.rsplit("/", 1)[-1] if trimmed else "/"
 
 
 def _cut_affix(value: str, pattern: bool, rest: str) -> str | None:
