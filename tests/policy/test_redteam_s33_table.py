@@ -40,7 +40,13 @@ LISTENER = "127.0.0.1:8143"
 PEM_BODY = "pemsecretbody"  # (sqlite's `.import --csv` takes the BEGIN line for a header)
 _STRICTNESS = {"allow": 0, "ask": 1, "deny": 2}
 # friction rows session 35 made pass (issue 24): these must now be allowed
-FIXED_FRICTION = frozenset(['cp src/app.py "$(dirname src/app.py)/app2.py"'])
+FIXED_FRICTION = frozenset(
+    [
+        'cp src/app.py "$(dirname src/app.py)/app2.py"',
+        'declare -a files=(src/*.py); for f in "${files[@]}"; do head -1 "$f"; done',
+        "sleep 30 & pid=$!; kill $pid",
+    ]
+)
 
 # friction rows stricter now on purpose: origin's main lacks the committed policy, so the
 # reset deletes it (policy/trust/tree_moves.py)

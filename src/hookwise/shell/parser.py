@@ -1228,7 +1228,8 @@ def _parse(text: str, depth: int, script: Script) -> None:
                 and nest == 0
                 and cases == 0
                 and not bodies
-                and prev_op in (None, ";", "\n")
+                # (after ``cmd &`` the next command runs in this shell, for sure)
+                and prev_op in (None, ";", "\n", "&")
                 and op not in ("|", "|&", "&")
                 and not piped
             )
@@ -1758,9 +1759,13 @@ def _add_command(
 
             loop_hint(script, raw[1].value, [(w.value, w.dynamic) for w in raw[3:]])
             if script.vars is not None and raw[2:3] and raw[2].value == "in":
-                from hookwise.shell.variables import loop_choices
+                from hookwise.shell.variables import loop_choices, resolve
 
-                loop_choices(script, raw[1].value, raw[3:])
+                # (second pass: for f in "${files[@]}" walks the array's known values)
+                looped = raw[3:]
+                if script.vars.table is not None:
+                    looped = resolve(looped, script, _Word)
+                loop_choices(script, raw[1].value, looped)
             elif script.vars is not None and len(raw) == 2:  # for f do: "$@" (set --)
                 from hookwise.shell.variables import positional_choices
 
