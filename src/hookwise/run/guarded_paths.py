@@ -21,11 +21,14 @@ from hookwise.config.env_files import user_path
 from hookwise.policy.audit import audit_path, default_path
 from hookwise.policy.cache import cache_dir
 from hookwise.policy.trust.hook_code import (
+    FISH_FILES,
     HOOK_PROGRAMS,
     MANAGED_HOST_DIRS,
+    ZSH_FILES,
     install_dir,
     mapped_files,
     program_names,
+    startup_files,
 )
 from hookwise.policy.trust.protect import CODEX_PROFILE_SUFFIX
 from hookwise.policy.trust.scopes import (
@@ -54,7 +57,15 @@ NEUTRAL_POLICY = (
 )
 NEUTRAL_JSON = b"{}\n"
 NEUTRAL_TOML = b""
-NEUTRAL_CONTENTS = frozenset((NEUTRAL_POLICY, NEUTRAL_JSON, NEUTRAL_TOML))
+# a missing ~/.bash_profile made for the session: bash (login) then reads what it read
+# without it, ~/.bash_login where that was there, else ~/.profile (an empty one would hide
+# both; a missing ~/.bash_login is made empty, so the choice is made before the start)
+_MADE = b"# made by `hookwise run` for the session (removed after it): what bash read before\n"
+NEUTRAL_BASH_PROFILE = _MADE + b'[ -r "$HOME/.profile" ] && . "$HOME/.profile"\n'
+NEUTRAL_BASH_PROFILE_LOGIN = _MADE + b'[ -r "$HOME/.bash_login" ] && . "$HOME/.bash_login"\n'
+NEUTRAL_CONTENTS = frozenset(
+    (NEUTRAL_POLICY, NEUTRAL_JSON, NEUTRAL_TOML, NEUTRAL_BASH_PROFILE, NEUTRAL_BASH_PROFILE_LOGIN)
+)
 """Every content a placeholder file is made with: the only files the journal may remove."""
 
 # config/'s facts (see the module docstring): the managed directories on Linux and the
@@ -477,6 +488,32 @@ def _env_files_before(
         if found is None or parent == current:
             return out
         current = parent
+
+
+def _startup_files(env: dict[str, str]) -> list[Guarded]:
+    """The shells' start-up files of this user (hook_code.startup_files): read-only, and
+    made when missing (empty, or for ~/.bash_profile what bash reads without it), so that
+    nothing of the session adds a line the next agent's shell or a hook's own shell runs
+    (red team s35 #1, #2). zsh's and fish's only where that shell is installed (no files
+    made for a shell nobody runs); the system's are root's, under /etc (_root_system)."""
+    skipped: set[str] = set()
+    for table, shell in ((ZSH_FILES, "zsh"), (FISH_FILES, "fish")):
+        if _on_path(shell, env) is None:
+            skipped |= {name for name, _who, _empty in table}
+    out: list[Guarded] = []
+    for path, readers, empty in startup_files(env):
+        if path.startswith("/etc/") or any(path.endswith("/" + n) for n in skipped):
+            continue
+        why = f"a shell's start-up file, {readers}"
+        if path.endswith("/conf.d"):
+            out.append(Guarded(path, HOST, why, directory=True))
+        elif empty:
+            out.append(Guarded(path, HOST, why, placeholder=b""))
+        else:  # (~/.bash_profile)
+            login = os.path.lexists(os.path.join(os.path.dirname(path), ".bash_login"))
+            content = NEUTRAL_BASH_PROFILE_LOGIN if login else NEUTRAL_BASH_PROFILE
+            out.append(Guarded(path, HOST, why, placeholder=content))
+    return out
 
 
 def _launcher_code(env: dict[str, str]) -> list[str]:
@@ -1051,6 +1088,7 @@ def guarded_paths(env: dict[str, str], cwd: str, answers: str | None = None) -> 
         *hook_scripts(hosts, cwd, env),
         *_code(env),
         *_hook_programs(env),
+        *_startup_files(env),
         *_validators(cwd, env),
         *_root_system(),
     ]

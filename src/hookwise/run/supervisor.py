@@ -523,6 +523,11 @@ def _run(
     planted = hook_variables(cwd, env)
     if planted:  # (exported to every hook by the host: refused, not warned)
         raise RunError("; ".join(planted))
+    from hookwise.run.start_env import code_loading
+
+    loading = code_loading(env)
+    if loading:  # (loaded into the agent itself: red team s35 #1)
+        raise RunError("; ".join(loading))
     sessions = run_sessions(env)
     problem = session_log.prepare(sessions)
     if problem is not None:
@@ -568,6 +573,10 @@ def _run(
         _check_std_fds(plan)
         agent_env = {k: v for k, v in env.items() if k not in SERVICE_VARIABLES}
         agent_env.update({SESSION_VARIABLE: session, AUDIT_VARIABLE: socket_path})
+        # a bash started by a host for a hook reads ~/.bashrc when SSH_CLIENT is set and
+        # SHLVL is not (Debian's SSH_SOURCE_BASHRC: red team s35 #2); with SHLVL set it
+        # reads no start-up file (the files are read-only inside anyway)
+        agent_env.setdefault("SHLVL", "1")
         try:
             records = write_records(directory, session, agent_env, cwd)
         except OSError as exc:

@@ -1173,6 +1173,9 @@ def diagnose(
 
     policy.checks += [Check(s, "limits", d) for s, d in limit_checks()]
     policy.checks += [Check(s, "PATH", d) for s, d in path_checks(environ)]
+    from hookwise.policy.install.startup_check import startup_checks
+
+    policy.checks += [Check(s, "start-up files", d) for s, d in startup_checks(environ)]
     reports = [
         check_host(
             host,

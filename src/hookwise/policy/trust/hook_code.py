@@ -48,6 +48,62 @@ MANAGED_HOST_DIRS = (
 LOADER_CONFIG = ("/etc/ld.so.preload", "/etc/ld.so.cache", "/etc/ld.so.conf", "/etc/ld.so.conf.d")
 
 
+# The shells' start-up files under the home (fish's under XDG_CONFIG_HOME, zsh's under
+# ZDOTDIR when set): what each line there sets or runs is in the shell that starts the
+# next agent (``export NODE_OPTIONS="--require x.js"``: every later Gemini CLI ran each
+# hook as /bin/true, red team s35 #1) and in a hook's own ``bash -c`` where bash reads
+# ``~/.bashrc`` for it (Debian's SSH_SOURCE_BASHRC: SSH_CLIENT set, SHLVL unset; s35 #2).
+# (name, who reads it, whether an empty file in place of a missing one reads the same:
+# an empty ~/.bash_profile would hide ~/.profile from bash)
+STARTUP_FILES = (
+    (".bashrc", "bash (interactive, and `bash -c` started by sshd)", True),
+    (".bash_profile", "bash (login)", False),
+    (".bash_login", "bash (login, without ~/.bash_profile)", True),
+    (".profile", "sh and bash (login)", True),
+    (".bash_logout", "bash (a login shell's exit)", True),
+)
+ZSH_FILES = (
+    (".zshenv", "zsh (every start, `zsh -c` too)", True),
+    (".zprofile", "zsh (login)", True),
+    (".zshrc", "zsh (interactive)", True),
+    (".zlogin", "zsh (login)", True),
+    (".zlogout", "zsh (a login shell's exit)", True),
+)
+FISH_FILES = (
+    ("fish/config.fish", "fish (every start)", True),
+    ("fish/conf.d", "fish (every start: each *.fish in it)", True),
+)
+# what the shells read for every user (root's to change: listed where this user can)
+SYSTEM_STARTUP_FILES = (
+    "/etc/profile", "/etc/profile.d", "/etc/bash.bashrc", "/etc/bashrc", "/etc/environment",
+    "/etc/zsh", "/etc/zshenv", "/etc/zprofile", "/etc/zshrc", "/etc/zlogin", "/etc/fish",
+)  # fmt: skip
+# variables naming a file a shell reads at start (bash without a terminal: BASH_ENV; sh
+# and an interactive bash in POSIX mode: ENV)
+STARTUP_VARIABLES = ("BASH_ENV", "ENV")
+
+
+def startup_files(env: dict[str, str]) -> list[tuple[str, str, bool]]:
+    """(path, why, empty reads the same) of every shell start-up file of this user (the
+    tables above), the files BASH_ENV and ENV name, and the system's where this user can
+    change them. Absolute, not resolved."""
+    home = env.get("HOME") or os.path.expanduser("~")
+    zdot = env.get("ZDOTDIR") or home
+    config = env.get("XDG_CONFIG_HOME") or os.path.join(home, ".config")
+    out: list[tuple[str, str, bool]] = []
+    for base, table in ((home, STARTUP_FILES), (zdot, ZSH_FILES), (config, FISH_FILES)):
+        for name, who, empty in table:
+            out.append((os.path.abspath(os.path.join(base, name)), f"read by {who}", empty))
+    for variable in STARTUP_VARIABLES:
+        value = env.get(variable) or ""
+        if value.startswith("/") and "$" not in value:
+            why = f"named by {variable}: read by the shells at start"
+            out.append((os.path.abspath(value), why, True))
+    why = "read by the shells of every user at start"
+    out += [(p, why, True) for p in SYSTEM_STARTUP_FILES if _changeable(p)]
+    return out
+
+
 def program_names() -> list[tuple[str, str]]:
     """(name, why) of every program PATH finds that starts or runs a hook: the hook
     programs above and each host's own commands (the protocol table)."""

@@ -66,9 +66,67 @@ def _unescape(field: str) -> str:
     return "".join(out)
 
 
+# what stands for the writer's own pid while a /proc path is normalised (no pid has it)
+_SELF = "\0self"
+# a pid the line itself started (its last background job)
+_STARTED = frozenset(["$!", "${!}"])
+# bound on /proc/<pid>/root and /cwd re-entries followed (each starts the path over)
+_REENTRIES = 8
+
+
+def normalise(path: str) -> str:
+    """``path`` (absolute) as the kernel reads it inside a proc mount: the writer's own
+    ``self``, ``thread-self`` (``<pid>/task/<tid>``) and ``$$`` put in place before
+    ``..`` is applied (``/proc/self/../$p/fd/1`` is ``$p``'s fd, red team s35 #4;
+    ``thread-self/../..`` is the writer's own ``/proc/<pid>``), and the writer's own
+    ``root/`` (``/proc/self/root/proc/$p/...``) read again from ``/``. The writer's own
+    ``cwd/`` and another process's ``root`` and ``cwd`` stay as they are (its files)."""
+    for _ in range(_REENTRIES):
+        path = "/" + path.lstrip("/") if path.startswith("//") else path
+        for point, kind in mounts():
+            inside = point.rstrip("/") + "/"
+            if kind != PROC_TYPE or not path.startswith(inside):
+                continue
+            swapped: list[str] = []
+            for part in path[len(inside) :].split("/"):
+                swapped += _own(part) if _at_top(swapped) else [part]
+            resolved = os.path.normpath(inside + "/".join(swapped))
+            rest = resolved[len(inside) :].split("/") if resolved.startswith(inside) else []
+            if len(rest) >= 2 and rest[0] == _SELF and rest[1] == "root":
+                path = "/" + "/".join(rest[2:])  # (the writer's own root is /)
+                break
+            return resolved.replace(_SELF, "self")
+        else:
+            return path
+    return path
+
+
+def _at_top(parts: list[str]) -> bool:
+    """Whether the next component is a top entry of the proc mount (a pid's place):
+    the parts so far, ``..`` applied, leave nothing."""
+    depth = 0
+    for part in parts:
+        if part in ("", "."):
+            continue
+        depth = max(0, depth - 1) if part == ".." else depth + 1
+    return depth == 0
+
+
+def _own(part: str) -> list[str]:
+    """A top entry of the proc mount that is the writer's own, spelled as its components."""
+    if part == "thread-self":
+        return [_SELF, "task", _SELF]
+    if part in _OWN or part == str(os.getpid()):
+        return [_SELF]
+    return [part]
+
+
 def acts_on_processes(path: str) -> str | None:
     """Why writing ``path`` (absolute; a word the line completes when it runs too) acts on
     processes hookwise cannot tell from the host and its hooks; None when it does not."""
+    if path.startswith("/dev/fd/"):
+        return None  # (the writer's own descriptors)
+    path = normalise(path)
     for point, kind in mounts():
         inside = point.rstrip("/") + "/"
         if path != point and not path.startswith(inside):
@@ -82,8 +140,8 @@ def acts_on_processes(path: str) -> str | None:
         first = path[len(inside) :].split("/", 1)[0]
         if first in _ALL:
             return f"it writes {path}, which acts on every process of the machine"
-        if first in _OWN or first == str(os.getpid()):
-            return None  # (the writer's own; the hook's own pid is /proc/self resolved)
+        if first == "self" or first in _STARTED:
+            return None  # (the writer's own, or a job the line started)
         if first.isdigit() or not _DYNAMIC.isdisjoint(first):
             return (
                 f"it writes {path}, a file of a process this command did not start (its "

@@ -380,7 +380,7 @@ def project_paths(cwd: str | None, suffixes: tuple[str, ...] | None = None) -> l
 class Guard:
     """The protected paths of one call and the checks on them."""
 
-    __slots__ = ("_concrete", "_inodes", "cwd", "env", "files", "home", "made")
+    __slots__ = ("_concrete", "_inodes", "_startup", "cwd", "env", "files", "home", "made")
 
     def __init__(self, env: dict[str, str], files: list[str], cwd: str) -> None:
         self.env = env
@@ -389,6 +389,7 @@ class Guard:
         self.home = env.get("HOME") or ""
         self._concrete: list[str] | None = None
         self._inodes: dict[tuple[int, int], str] | None = None
+        self._startup: dict[str, str] | None = None
         # what the command line being checked creates, moves or links (kernel_path)
         self.made: tuple[str, ...] = ()
 
@@ -430,6 +431,7 @@ class Guard:
         for candidate in _spellings(path):
             if written:
                 _process_file(candidate)
+                self.startup(candidate)
             lowered = candidate.lower()
             if (
                 POLICY_DIR + "/" in lowered + "/"
@@ -461,6 +463,21 @@ class Guard:
         hit = self.linked(path)
         return hit if written or hit is None or not hit.endswith(ENV_FILE) else None
 
+    def startup(self, path: str) -> None:
+        """A shell's start-up file (hook_code.startup_files): what a write puts there runs
+        in the shell that starts the next agent, and in a hook's own shell where the host's
+        reads it, and whether it changes the guard is known only when that shell runs it
+        (red team s35 #1, #2): unverifiable, naming the file."""
+        if self._startup is None:
+            from hookwise.policy.trust.hook_code import startup_files
+
+            self._startup = {p: why for p, why, _empty in startup_files(self.env)}
+        why = self._startup.get(path)
+        if why is None:  # (a file in profile.d/, conf.d/: made on the line too)
+            why = self._startup.get(os.path.dirname(path))
+        if why is not None:
+            raise _StartupError(path, why, unsure=True)
+
     def codex_profile(self, path: str) -> bool:
         """Whether ``path`` is a file of a Codex profile's shape directly in CODEX_HOME (as
         named or as CODEX_HOME resolves): one that exists or one written there next."""
@@ -478,6 +495,9 @@ class Guard:
         not say which it does), so a guard at or under it counts, and one obeyed as soon as
         it appears there (``~/.config/hookwise/policy.yaml``): a tree moved in or merged
         there brings its own (red team s28 F1-F3). One reading for shell and tool calls."""
+        if not written:  # (ln -sf x ~/.bashrc, rm: the name is replaced or removed)
+            for candidate in _spellings(path):
+                self.startup(candidate)
         hit = self.protected(path, tree=whole, written=written)
         if hit is None and whole:
             # (into a directory that is there, a tree goes under its own name: `mv d
@@ -568,19 +588,41 @@ def _process_file(path: str) -> None:
 
 
 def _spellings(path: str) -> list[str]:
-    """The path as named and as it resolves (symlinks followed, when it exists)."""
+    """The path as named and as the kernel opens it: the longest part of it that exists
+    resolved (symlinks followed), the rest appended. A link made by an earlier call
+    (``ln -s /sys/fs/cgroup x``) leads a later ``x/freezer/g/freezer.state`` there even
+    when ``x/freezer/g`` is made on the same line (red team s35 #5, s33 #2 again)."""
     out = [path]
-    if os.path.lexists(path):
-        real = os.path.realpath(path)
-        if real != path:
-            out.append(real)
-    else:
-        parent = os.path.dirname(path)
-        if parent != path and os.path.lexists(parent):
-            real = os.path.join(os.path.realpath(parent), os.path.basename(path))
-            if real != path:
-                out.append(real)
+    real = existing_prefix_real(path)
+    if real != path:
+        out.append(real)
     return out
+
+
+# components looked up when the existing part of a path is sought (a deeper path keeps
+# its unresolved tail: what the line creates)
+_PREFIX_DEPTH = 64
+
+
+def existing_prefix_real(path: str) -> str:
+    """``path`` (absolute) with its longest existing prefix resolved (realpath) and the
+    part that does not exist yet appended as written (normalised: no link can be in it,
+    so its ``..`` is lexical)."""
+    head, tail = path, ""
+    for _ in range(_PREFIX_DEPTH):
+        if os.path.lexists(head):
+            break
+        parent, name = os.path.split(head)
+        if parent == head:
+            return path
+        head, tail = parent, name + ("/" + tail if tail else "")
+    else:
+        return path
+    try:
+        real = os.path.realpath(head)
+    except (OSError, ValueError):  # ValueError: a NUL in the path
+        return path
+    return os.path.normpath(os.path.join(real, tail)) if tail else real
 
 
 def _expand(word: str, cwd: str | None, home: str, made: tuple[str, ...] = ()) -> list[str]:
@@ -825,6 +867,10 @@ class _ProcessFileError(_FoundError):
     """The call writes a file that acts on processes (``how`` says which and why)."""
 
 
+class _StartupError(_FoundError):
+    """The call writes a shell's start-up file (``how`` says which shells read it)."""
+
+
 def _may_write_data_named(name: str, argv: list[str]) -> bool:
     """Cheap: whether data_writes.py needs a look (``git status`` and ``tar czf`` do not).
     The catalog's programs (``programs.DATA_WRITERS``) and what runs them (``python -m
@@ -977,10 +1023,25 @@ def _unresolved(word: str, cwd: str | None, home: str, marked: bool, how: str) -
         return
     if word.startswith("/"):  # /proc/$PPID/...: a pid the line computes
         _process_file(word)
+    _linked_process_file(word, cwd)
     if cwd is not None and resolve_path(word, cwd, home).absolute is not None:
         return
     if marked or _has_marker(word):
         raise _FoundError(word, how + ", a place known only when it runs")
+
+
+def _linked_process_file(word: str, cwd: str | None) -> None:
+    """``pp/$p/fd/1`` after ``ln -s /proc pp`` (a link made by an earlier call): the
+    literal directory before the first computed part, resolved as the kernel will, may
+    be a proc or cgroup mount (red team s35 #5)."""
+    at = min((i for i in (word.find("$"), word.find("`")) if i >= 0), default=-1)
+    cut = word.rfind("/", 0, at) if at >= 0 else -1
+    if cut <= 0 or word[:1] in "~$" or (cwd is None and word[:1] != "/"):
+        return
+    base = os.path.normpath(os.path.join(cwd or "/", word[:cut]))
+    real = existing_prefix_real(base)
+    if real != base:
+        _process_file(real + word[cut:])
 
 
 def _computed_word(cmd: Command, word: str) -> bool:
@@ -1384,6 +1445,14 @@ def verdict(ev: Event, guard: Guard) -> tuple[str, str] | None:
             return None
         if ev.tool in READ_TOOLS or ev.tool is None:
             return None
+        for ref in ev.paths:  # export HOOKWISE_ON_ERROR=allow into ~/.bashrc, .envrc
+            if _env_file(ref.raw) and any(
+                isinstance(v, str) and _names_guard_variable(v, ref.raw)
+                for v in (ev.input.get("content"), ev.input.get("new_string"), ev.patch)
+            ):
+                raise _FoundError(
+                    ref.raw, f"{ev.host_tool} writes a variable that decides what a hook runs"
+                )
         for ref in ev.paths:
             if ref.absolute is not None:
                 hit = guard.protected(ref.absolute)
@@ -1400,14 +1469,6 @@ def verdict(ev: Event, guard: Guard) -> tuple[str, str] | None:
                         "which this session can change before the file is opened"
                     )
                     raise _FoundError(hit, how, unsure=True)
-        for ref in ev.paths:  # export HOOKWISE_ON_ERROR=allow into ~/.bashrc, .envrc
-            if _env_file(ref.raw) and any(
-                isinstance(v, str) and _names_guard_variable(v, ref.raw)
-                for v in (ev.input.get("content"), ev.input.get("new_string"), ev.patch)
-            ):
-                raise _FoundError(
-                    ref.raw, f"{ev.host_tool} writes a variable that decides what a hook runs"
-                )
         patch = ev.patch
         if patch is not None and _has_marker(patch):
             raise _FoundError("a protected file", "the patch names one")
@@ -1419,6 +1480,14 @@ def verdict(ev: Event, guard: Guard) -> tuple[str, str] | None:
             f"exports {unsure.path} to every hook, where a variable such as HOOKWISE_POLICY "
             "or BASH_ENV decides what the hook runs; write the lines out (echo, printf, a "
             "here-document), or copy a file that is already there"
+        )
+    except _StartupError as startup:
+        return "unverifiable", (
+            f"hookwise cannot verify this command: it writes {startup.path}, a shell's "
+            f"start-up file ({startup.how}): what it adds runs in the shell that starts the "
+            "next agent and in a hook's own shell (a NODE_OPTIONS or an exit there switches "
+            "the hooks off), known only when that shell runs. Edit such a file yourself, "
+            "outside the agent"
         )
     except _ProcessFileError as process:
         return "unverifiable", (

@@ -144,6 +144,7 @@ def _pids(command: Any) -> str | None:
             return None
         if (words and words[0] in ("-0", "-s0", "-n0")) or words[:2] in (["-s", "0"], ["-n", "0"]):
             return None  # (signal 0: whether it exists, nothing sent)
+        return _kill_targets(words)
     skip = False
     for index, word in enumerate(words, start=1):
         if skip:
@@ -161,6 +162,48 @@ def _pids(command: Any) -> str | None:
         if word.startswith(_OWN_JOBS):
             continue
         return _reason(command.program, word)
+    return None
+
+
+# kill's options that take the signal as the next word
+_KILL_VALUED = frozenset(["-s", "-n", "--signal", "-q", "--queue", "--timeout"])
+
+
+def _kill_targets(words: list[str]) -> str | None:
+    """kill's operands: after the signal (its first word when that is an option, or
+    ``-s``/``-n`` and their value) every word is a pid, a negative one a process group
+    (``kill -9 -$p``, ``kill -- -N``: the hosts start each hook as a group leader, red
+    team s35 #3), ``0`` the caller's group, ``-1`` every process. Only the line's own
+    jobs (``%1``, ``$!``, the group ``-$!``) are let be. A lone ``kill -1`` is read as
+    the pid it would be without a signal."""
+    operands: list[str] = []
+    skip = done = False
+    for index, word in enumerate(words):
+        if skip:
+            skip = False
+        elif done or word == "-" or not word.startswith("-"):
+            operands.append(word)
+        elif word == "--":
+            done = True
+        elif word in _KILL_VALUED:
+            skip = True
+        elif word.startswith(("--signal=", "--queue=", "--timeout=")):
+            continue
+        elif index == 0:
+            continue  # kill -9 / -KILL / -SIGKILL: the signal
+        else:
+            operands.append(word)  # a word after the signal: a pid, negative a group
+    if not operands and len(words) == 1 and words[0][1:].isdigit():
+        operands = words
+    for word in operands:
+        pid = word[1:] if word.startswith("-") and len(word) > 1 else word
+        if pid.startswith(_OWN_JOBS):
+            continue
+        what = (
+            f"every process it may signal ({word})" if pid == "1" and pid != word
+            else f"the process group {word}" if pid != word or word == "0" else word
+        )  # fmt: skip
+        return _reason("kill", what)
     return None
 
 
