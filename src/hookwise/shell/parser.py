@@ -189,6 +189,7 @@ class Script:
         "disk_code",
         "elsewhere",
         "end",
+        "first_written",
         "git_aliases",
         "git_settings",
         "git_unresolved",
@@ -221,6 +222,10 @@ class Script:
         # (``cd ../remote.git && git reset``: a repository that is not the project's)
         self.elsewhere: str | None = None
         self.deleted: list[str] = []  # what rm, rmdir, unlink removed earlier on the line
+        # ``written`` as read in text order, kept when the line is read again with every
+        # content unknown (run_order.written_anywhere): the text each write adds, whenever
+        # it runs (what a start-up file is given: policy/trust/startup_lines.py)
+        self.first_written: dict[str, str | None] | None = None
         # script files on the disk a shell or `source` runs (the project's code, not read
         # here), for a look where the event's directory is known: a FIFO there gives what
         # its writer says when it runs (canonical.Event.script)
@@ -1617,6 +1622,8 @@ def _assignment(word: _Word, script: Script, depth: int, prefix: _Prefix) -> Non
             for path in script.sourced:
                 origin = f"bash may print the value assigned to {name} after sourcing {path}"
                 _inner_argv(["cat", path], depth, script, word.value, origin)
+    if name in programs.HISTORY_FILE_VARIABLES:
+        _history_file(script, depth, word.value, None if word.dynamic else value)
     if word.dynamic:
         prefix.env[name] = value  # kept as written: accounting knows it is not plain
         if name in programs.CODE_VARIABLES:
@@ -1639,6 +1646,24 @@ def _record(script: Script, name: str, value: str | list[str] | None, certain: b
     from hookwise.shell.variables import record
 
     record(script, name, value, certain)
+    if value is None and name in programs.HISTORY_FILE_VARIABLES:  # read HISTFILE, printf -v
+        _history_file(script, 0, name, None)
+
+
+def _history_file(script: Script, depth: int, text: str, value: str | None) -> None:
+    """HISTFILE set on the line: bash writes its history there (``history -w``/``-a``, and
+    at the exit of a shell with history on), lines the line itself chose (``history -s``):
+    a write of that file whose content is known only when it runs (red team s35 C). A
+    value known only when it runs is a write of any file."""
+    if value == "":
+        return  # (HISTFILE= : bash writes no history)
+    written = Command([], [], [value] if value else [], text, depth + 1, writes=[])
+    if value is None:
+        written.computed_writes.append("$HISTFILE")
+    else:
+        written.writes.append(value)
+        script.written[_file_key(value)] = None
+    script.commands.append(written)
 
 
 def _is_assignment(word: _Word, subscript: bool = False) -> bool:
@@ -2563,6 +2588,10 @@ def _data_code(text: str, depth: int, script: Script) -> None:
     script.anchor = saved
 
 
+# tee's options that change nothing of what it writes (append, ignore interrupts)
+_TEE_KEEPS = frozenset(["-a", "--append", "-i", "--ignore-interrupts"])
+
+
 def static_output(command: Command) -> str | None:
     """What a command prints when that is known here: ``echo``/``printf`` of literal words
     (as bash's builtins format them), ``cat`` of its here-document; None otherwise."""
@@ -2577,7 +2606,10 @@ def static_output(command: Command) -> str | None:
         return printf_output(args) if source == "printf" else echo_output(args)
     if command.stdin and (
         (source == "cat" and command.argv[1:] in ([], ["-"]))
-        or (source == "tee" and not any(w.startswith("-") for w in command.argv[1:]))
+        or (
+            source == "tee"
+            and not any(w.startswith("-") and w not in _TEE_KEEPS for w in command.argv[1:])
+        )
     ):
         return "".join(command.stdin)
     return None

@@ -380,7 +380,10 @@ def project_paths(cwd: str | None, suffixes: tuple[str, ...] | None = None) -> l
 class Guard:
     """The protected paths of one call and the checks on them."""
 
-    __slots__ = ("_concrete", "_inodes", "_startup", "cwd", "env", "files", "home", "made")
+    __slots__ = (
+        "_concrete", "_inodes", "_startup", "cwd", "env", "files", "home", "line", "made",
+        "script", "shell_cwd",
+    )  # fmt: skip
 
     def __init__(self, env: dict[str, str], files: list[str], cwd: str) -> None:
         self.env = env
@@ -392,6 +395,10 @@ class Guard:
         self._startup: dict[str, str] | None = None
         # what the command line being checked creates, moves or links (kernel_path)
         self.made: tuple[str, ...] = ()
+        # the shell line being checked, and its parse (what it writes where: startup)
+        self.line = ""
+        self.script: Any = None
+        self.shell_cwd: str | None = None
 
     def linked(self, path: str) -> str | None:
         """The protected file ``path`` is a hard link of (``ln .hookwise/policy.yaml x``
@@ -475,8 +482,34 @@ class Guard:
         why = self._startup.get(path)
         if why is None:  # (a file in profile.d/, conf.d/: made on the line too)
             why = self._startup.get(os.path.dirname(path))
-        if why is not None:
-            raise _StartupError(path, why, unsure=True)
+        if why is None:
+            return
+        from hookwise.policy.trust.startup_lines import judge
+
+        written = self._written_here()
+        found = judge(written.get(path), self.env, self.line, list(written))
+        if found is None:  # every line it adds is one read as harmless (startup_lines)
+            return
+        if found.deny:
+            raise _FoundError(path, f"writes a shell's start-up file ({why}): {found.why}")
+        raise _StartupError(path, f"{why}; {found.why}", unsure=True)
+
+    def _written_here(self) -> dict[str, str | None]:
+        """What the shell line writes, by absolute path: the text it adds when known
+        (parser's ``written``: echo/printf of literal words, a here-document, a copy of
+        a file the line wrote), None when known only when it runs. A write of a start-up
+        file the parse did not record (history -w, exec {fd}>>, a link) is absent: None."""
+        found: dict[str, str | None] = {}
+        script = self.script
+        if script is None:
+            return found
+        first = script.first_written or {}
+        for key, later in script.written.items():
+            content = first.get(key, later)
+            for path in _expand(key, self.shell_cwd, self.home):
+                for spelled in _spellings(path):
+                    found[spelled] = None if spelled in found else content
+        return found
 
     def codex_profile(self, path: str) -> bool:
         """Whether ``path`` is a file of a Codex profile's shape directly in CODEX_HOME (as
@@ -1417,6 +1450,7 @@ def verdict(ev: Event, guard: Guard) -> tuple[str, str] | None:
             # (and where a target is: ``declare -n r=x; r=.hookwise/policy.yaml; > "$x"``)
             marked = _has_marker(ev.command or "")
             guard.made = _made(script.commands, dirs, guard.home)
+            guard.line, guard.script, guard.shell_cwd = ev.command or "", script, ev.shell_cwd
             history: Any = None  # what the line fetched from outside its remotes
             for cmd, cwd, picked in zip(script.commands, dirs, chosen, strict=True):
                 if cmd.argv and cmd.argv[0] in ("cd", "pushd") and not cmd.writes:
