@@ -476,9 +476,11 @@ class Guard:
         reads it, and whether it changes the guard is known only when that shell runs it
         (red team s35 #1, #2): unverifiable, naming the file."""
         if self._startup is None:
-            from hookwise.policy.trust.hook_code import startup_files
+            from hookwise.policy.trust.hook_code import sourced_files, startup_files
 
             self._startup = {p: why for p, why, _empty in startup_files(self.env)}
+            sourced = sourced_files(list(self._startup), self.home)
+            self._startup.update((p, why) for p, why in sourced if p not in self._startup)
         why = self._startup.get(path)
         if why is None:  # (a file in profile.d/, conf.d/: made on the line too)
             why = self._startup.get(os.path.dirname(path))
