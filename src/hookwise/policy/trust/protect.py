@@ -531,6 +531,25 @@ class Guard:
                 return True
         return False
 
+    def _planted(self, item: str, directory: str) -> bool:
+        """Whether the hook program ``item`` (of :func:`program_paths`) is not there yet
+        and a new file of its name in ``directory`` is what PATH finds first."""
+        if os.path.dirname(item) != directory.rstrip("/") or os.path.lexists(item):
+            return False
+        return self._shadows(item)
+
+    def shadowing(self, directory: str) -> str | None:
+        """The hook program a new file in ``directory`` would put before the real one on
+        PATH (``~/.local/bin``: ``bash``); None when none. A program told to write into
+        such a directory under a name it is given apart (node's ``--cpu-prof-dir=D
+        --cpu-prof-name=bash``) plants it."""
+        if not os.path.isdir(directory):
+            return None
+        for item in program_paths(self.env, self.cwd):
+            if self._planted(item, directory):
+                return item
+        return None
+
     def holds(self, directory: str, new_programs: bool = True) -> str | None:
         """The protected file a write of data-named files into ``directory`` may reach
         (``tar x`` there): one inside it that exists, or one obeyed as soon as it appears
@@ -547,8 +566,7 @@ class Guard:
             if item in programs:
                 # ...but a new one there, before the real one, is what PATH finds next
                 # (`tar -xf x.tar -C ~/.local/bin`, its names unread: red team s33 D)
-                new = new_programs and not os.path.lexists(item)
-                if new and os.path.dirname(item) == directory.rstrip("/") and self._shadows(item):
+                if new_programs and self._planted(item, directory):
                     return item
                 continue
             near = item == directory or item.startswith(inside) or directory.startswith(item + "/")
@@ -825,6 +843,11 @@ class _ProcessFileError(_FoundError):
     """The call writes a file that acts on processes (``how`` says which and why)."""
 
 
+class _NamedError(_FoundError):
+    """A guard place named inside what a program is given (named_places.py): it may
+    write it, and hookwise does not know that it only reads it."""
+
+
 def _may_write_data_named(name: str, argv: list[str]) -> bool:
     """Cheap: whether data_writes.py needs a look (``git status`` and ``tar czf`` do not).
     The catalog's programs (``programs.DATA_WRITERS``) and what runs them (``python -m
@@ -1034,10 +1057,13 @@ def _check_target(
 
 
 def _check_command(
-    cmd: Command, cwd: str | None, guard: Guard, marked: bool = False, picked: bool = False
-) -> None:
+    cmd: Command, cwd: str | None, guard: Guard, marked: bool = False, picked: bool = False,
+    *, named: tuple[list[_FoundError], Any] | None = None,
+) -> None:  # fmt: skip
     """Raise when ``cmd`` changes a protected file (unsure: may change one). ``picked``:
-    it runs in a directory the line chose with a pattern or a computed word (CDPATH)."""
+    it runs in a directory the line chose with a pattern or a computed word (CDPATH).
+    ``named``: (where a guard place named inside what a program is given goes, the line's
+    script): kept for after every command's certain writes were looked at."""
     home = guard.home
     if cmd.assigned:
         program = cmd.program
@@ -1087,6 +1113,10 @@ def _check_command(
     for target in cmd.computed_writes:
         _computed_target(target, guard, f"{how} {target}")
     if not cmd.argv:
+        if named is not None and cmd.env and _exported(list(cmd.env), named[1]):
+            # X='LineInfo=F'; export X; perl -d: every later program's environment
+            found = _named_place(cmd, "the shell", [""], cwd, guard, skip=set(), fed=[])
+            named[0].extend([found] if found is not None else [])
         return
     name, argv = _program(cmd.argv)
     _check_data_writes(argv, name, cwd, guard)
@@ -1227,6 +1257,90 @@ def _check_command(
     for text in cmd.stdin:
         if _has_marker(text):
             raise _FoundError("a protected file", f"`{name}` reads a script that names one")
+    if named is not None and not named[0]:
+        from hookwise.policy.trust.named_places import fed_texts
+
+        fed = fed_texts(cmd, named[1])
+        found = _named_place(cmd, name, argv, cwd, guard, skip=excluded, fed=fed)
+        named[0].extend([found] if found is not None else [])
+
+
+def _named_place(
+    cmd: Command, name: str, argv: list[str], cwd: str | None, guard: Guard,
+    *, skip: frozenset[int] | set[int], fed: list[str],
+) -> _FoundError | None:  # fmt: skip
+    """A guard place named inside what a program that is neither a known reader nor a
+    known writer is given: an option's value (after ``=``, after ``,``, glued to a short
+    option), its script text, its environment, its input (named_places.py). The program
+    may write it, through options and commands hookwise does not list, so it is
+    unverifiable; a word that is the place itself was judged above."""
+    from hookwise.policy.trust.named_places import pieces, words
+    from hookwise.shell.programs import SHELLS  # (loaded: cmd came from the parser)
+
+    script_at = None
+    if name in SHELLS:  # (its script is read as commands, each judged on its own)
+        from hookwise.shell.scripts import shell_c_index
+
+        script_at = shell_c_index(argv)
+    texts = [(word, f"the word {word!r}") for index, word in enumerate(argv[1:], start=1)
+             if index not in skip and index != script_at]  # fmt: skip
+    texts += [(value, f"its environment's {key}") for key, value in cmd.env.items()]
+    if name not in SHELLS:
+        texts += [(text, "its input") for text in fed]
+    # run where a guard place is (cd ~/.local/bin && vim -es -c 'w bash'): a bare name too
+    near = cwd is not None and cwd != guard.cwd and _near_places(cwd, guard)
+    seen: set[str] = set()
+    for text, where in texts:
+        for piece in pieces(text) + (words(text) if near else []):
+            if piece in seen:
+                continue
+            seen.add(piece)
+            hit = _place(piece, cwd, guard)
+            if hit is not None:
+                how = f"`{name}` is given {piece}" + ("" if piece == text else f" in {where}")
+                return _NamedError(hit, how[:240], unsure=True)
+    return None
+
+
+def _place(piece: str, cwd: str | None, guard: Guard) -> str | None:
+    """The guard place ``piece`` names: a protected file, or a PATH directory where a new
+    file would shadow a hook program (:meth:`Guard.shadowing`: a program told the
+    directory apart from the name it writes there, ``--cpu-prof-dir=D``)."""
+    for path in _expand(piece, cwd, guard.home, guard.made):
+        hit = guard.protected(path, written=False)
+        if hit is None and (piece.endswith("/") or os.path.isdir(path)):
+            hit = guard.shadowing(path)
+        if hit is not None:
+            return hit
+    return None
+
+
+def _near_places(cwd: str, guard: Guard) -> bool:
+    """Whether ``cwd`` is a guard place, lies in one, or directly holds one."""
+    base = os.path.normpath(cwd)
+    return any(
+        base == item or base.startswith(item + "/") or os.path.dirname(item) == base
+        for item in guard.concrete
+    )
+
+
+# builtins that export a variable (``export X``, ``declare -x X``): and ``set -a``
+_EXPORTERS = frozenset(["export", "declare", "typeset", "readonly", "local"])
+
+
+def _exported(names: list[str], script: Any) -> bool:
+    """Whether the line exports one of ``names`` (so it is every later program's
+    environment), or exports every assignment (``set -a``, ``set -o allexport``)."""
+    for other in getattr(script, "commands", ()):
+        argv = other.argv
+        if not argv:
+            continue
+        if argv[0] == "set" and any(w in ("-a", "allexport") or (w[:1] == "-" and "a" in w)
+                                    for w in argv[1:]):  # fmt: skip
+            return True
+        if argv[0] in _EXPORTERS and any(w.partition("=")[0] in names for w in argv[1:]):
+            return True
+    return False
 
 
 # programs that copy or move a directory with every name under it (Guard.plants)
@@ -1357,10 +1471,11 @@ def verdict(ev: Event, guard: Guard) -> tuple[str, str] | None:
             marked = _has_marker(ev.command or "")
             guard.made = _made(script.commands, dirs, guard.home)
             history: Any = None  # what the line fetched from outside its remotes
+            named: tuple[list[_FoundError], Any] = ([], script)
             for cmd, cwd, picked in zip(script.commands, dirs, chosen, strict=True):
                 if cmd.argv and cmd.argv[0] in ("cd", "pushd") and not cmd.writes:
                     continue
-                _check_command(cmd, cwd, guard, marked, picked)
+                _check_command(cmd, cwd, guard, marked, picked, named=named)
                 if cmd.program == "git" and cwd is not None and _may_merge(cmd.argv, history):
                     if history is None:
                         from hookwise.policy.trust.foreign_history import History
@@ -1381,6 +1496,8 @@ def verdict(ev: Event, guard: Guard) -> tuple[str, str] | None:
                 if env is not None:
                     error = _FoundError if env[0] == "deny" else _EnvUnsureError
                     raise error(env[1], env[2], unsure=env[0] != "deny")
+            if named[0]:  # (after every certain write: those are denied)
+                raise named[0][0]
             return None
         if ev.tool in READ_TOOLS or ev.tool is None:
             return None
@@ -1419,6 +1536,14 @@ def verdict(ev: Event, guard: Guard) -> tuple[str, str] | None:
             f"exports {unsure.path} to every hook, where a variable such as HOOKWISE_POLICY "
             "or BASH_ENV decides what the hook runs; write the lines out (echo, printf, a "
             "here-document), or copy a file that is already there"
+        )
+    except _NamedError as named_place:
+        what = code_reasons(guard.env, guard.cwd).get(named_place.path) or "a guardrail"
+        return "unverifiable", (
+            f"hookwise cannot verify this command: {named_place.how}, which names "
+            f"{named_place.path} ({what}); a program may write a file its options, script, "
+            "environment or input name, and hookwise does not know that this one only reads "
+            "it. Name another file, or run it outside the agent"
         )
     except _ProcessFileError as process:
         return "unverifiable", (
