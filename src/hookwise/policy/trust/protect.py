@@ -1113,10 +1113,6 @@ def _check_command(
     for target in cmd.computed_writes:
         _computed_target(target, guard, f"{how} {target}")
     if not cmd.argv:
-        if named is not None and cmd.env and _exported(list(cmd.env), named[1]):
-            # X='LineInfo=F'; export X; perl -d: every later program's environment
-            found = _named_place(cmd, "the shell", [""], cwd, guard, skip=set(), fed=[])
-            named[0].extend([found] if found is not None else [])
         return
     name, argv = _program(cmd.argv)
     _check_data_writes(argv, name, cwd, guard)
@@ -1261,13 +1257,13 @@ def _check_command(
         from hookwise.policy.trust.named_places import fed_texts
 
         fed = fed_texts(cmd, named[1])
-        found = _named_place(cmd, name, argv, cwd, guard, skip=excluded, fed=fed)
+        found = _named_place(cmd, name, argv, cwd, guard, skip=excluded, fed=fed, script=named[1])
         named[0].extend([found] if found is not None else [])
 
 
 def _named_place(
     cmd: Command, name: str, argv: list[str], cwd: str | None, guard: Guard,
-    *, skip: frozenset[int] | set[int], fed: list[str],
+    *, skip: frozenset[int] | set[int], fed: list[str], script: Any = None,
 ) -> _FoundError | None:  # fmt: skip
     """A guard place named inside what a program that is neither a known reader nor a
     known writer is given: an option's value (after ``=``, after ``,``, glued to a short
@@ -1285,6 +1281,8 @@ def _named_place(
     texts = [(word, f"the word {word!r}") for index, word in enumerate(argv[1:], start=1)
              if index not in skip and index != script_at]  # fmt: skip
     texts += [(value, f"its environment's {key}") for key, value in cmd.env.items()]
+    if name in _EXPORTERS or name == "set":  # (X=...; export X: every later program's)
+        texts += _exported(argv, script)
     if name not in SHELLS:
         texts += [(text, "its input") for text in fed]
     # run where a guard place is (cd ~/.local/bin && vim -es -c 'w bash'): a bare name too
@@ -1324,23 +1322,24 @@ def _near_places(cwd: str, guard: Guard) -> bool:
     )
 
 
-# builtins that export a variable (``export X``, ``declare -x X``): and ``set -a``
-_EXPORTERS = frozenset(["export", "declare", "typeset", "readonly", "local"])
+# builtins that export a variable (``export X``, ``declare -x X``)
+_EXPORTERS = frozenset(["export", "declare", "typeset"])
 
 
-def _exported(names: list[str], script: Any) -> bool:
-    """Whether the line exports one of ``names`` (so it is every later program's
-    environment), or exports every assignment (``set -a``, ``set -o allexport``)."""
-    for other in getattr(script, "commands", ()):
-        argv = other.argv
-        if not argv:
-            continue
-        if argv[0] == "set" and any(w in ("-a", "allexport") or (w[:1] == "-" and "a" in w)
-                                    for w in argv[1:]):  # fmt: skip
-            return True
-        if argv[0] in _EXPORTERS and any(w.partition("=")[0] in names for w in argv[1:]):
-            return True
-    return False
+def _exported(argv: list[str], script: Any) -> list[tuple[str, str]]:
+    """The values assigned on the line to what ``argv`` exports (``export X``: X's; ``set
+    -a``, ``set -o allexport``: every assignment's), as (value, where): every later
+    program's environment."""
+    every = argv[0] == "set" and any(
+        w == "allexport" or (w[:1] == "-" and w[1:2] != "-" and "a" in w) for w in argv[1:]
+    )
+    names = {w.partition("=")[0] for w in argv[1:]}
+    records = getattr(getattr(script, "vars", None), "records", None) or []
+    return [
+        (value, f"the exported {name}")
+        for _scope, name, value, _certain, _end in records
+        if isinstance(value, str) and (every or name in names)
+    ]
 
 
 # programs that copy or move a directory with every name under it (Guard.plants)
