@@ -475,15 +475,7 @@ class Guard:
         in the shell that starts the next agent, and in a hook's own shell where the host's
         reads it, and whether it changes the guard is known only when that shell runs it
         (red team s35 #1, #2): unverifiable, naming the file."""
-        if self._startup is None:
-            from hookwise.policy.trust.hook_code import sourced_files, startup_files
-
-            self._startup = {p: why for p, why, _empty in startup_files(self.env)}
-            sourced = sourced_files(list(self._startup), self.home)
-            self._startup.update((p, why) for p, why in sourced if p not in self._startup)
-        why = self._startup.get(path)
-        if why is None:  # (a file in profile.d/, conf.d/: made on the line too)
-            why = self._startup.get(os.path.dirname(path))
+        why = self.startup_why(path)
         if why is None:
             return
         from hookwise.policy.trust.startup_lines import judge
@@ -495,6 +487,20 @@ class Guard:
         if found.deny:
             raise _FoundError(path, f"writes a shell's start-up file ({why}): {found.why}")
         raise _StartupError(path, f"{why}; {found.why}", unsure=True)
+
+    def startup_why(self, path: str) -> str | None:
+        """Who reads ``path`` at start, when it is a shell's start-up file (hook_code's
+        table, and what those source); None when it is none."""
+        if self._startup is None:
+            from hookwise.policy.trust.hook_code import sourced_files, startup_files
+
+            self._startup = {p: why for p, why, _empty in startup_files(self.env)}
+            sourced = sourced_files(list(self._startup), self.home)
+            self._startup.update((p, why) for p, why in sourced if p not in self._startup)
+        why = self._startup.get(path)
+        if why is None:  # (a file in profile.d/, conf.d/: made on the line too)
+            why = self._startup.get(os.path.dirname(path))
+        return why
 
     def _written_here(self) -> dict[str, str | None]:
         """What the shell line writes, by absolute path: the text it adds when known
@@ -586,6 +592,25 @@ class Guard:
                 return True
         return False
 
+    def _planted(self, item: str, directory: str) -> bool:
+        """Whether the hook program ``item`` (of :func:`program_paths`) is not there yet
+        and a new file of its name in ``directory`` is what PATH finds first."""
+        if os.path.dirname(item) != directory.rstrip("/") or os.path.lexists(item):
+            return False
+        return self._shadows(item)
+
+    def shadowing(self, directory: str) -> str | None:
+        """The hook program a new file in ``directory`` would put before the real one on
+        PATH (``~/.local/bin``: ``bash``); None when none. A program told to write into
+        such a directory under a name it is given apart (node's ``--cpu-prof-dir=D
+        --cpu-prof-name=bash``) plants it."""
+        if not os.path.isdir(directory):
+            return None
+        for item in program_paths(self.env, self.cwd):
+            if self._planted(item, directory):
+                return item
+        return None
+
     def holds(self, directory: str, new_programs: bool = True) -> str | None:
         """The protected file a write of data-named files into ``directory`` may reach
         (``tar x`` there): one inside it that exists, or one obeyed as soon as it appears
@@ -602,8 +627,7 @@ class Guard:
             if item in programs:
                 # ...but a new one there, before the real one, is what PATH finds next
                 # (`tar -xf x.tar -C ~/.local/bin`, its names unread: red team s33 D)
-                new = new_programs and not os.path.lexists(item)
-                if new and os.path.dirname(item) == directory.rstrip("/") and self._shadows(item):
+                if new_programs and self._planted(item, directory):
                     return item
                 continue
             near = item == directory or item.startswith(inside) or directory.startswith(item + "/")
@@ -906,6 +930,11 @@ class _StartupError(_FoundError):
     """The call writes a shell's start-up file (``how`` says which shells read it)."""
 
 
+class _NamedError(_FoundError):
+    """A guard place named inside what a program is given (named_places.py): it may
+    write it, and hookwise does not know that it only reads it."""
+
+
 def _may_write_data_named(name: str, argv: list[str]) -> bool:
     """Cheap: whether data_writes.py needs a look (``git status`` and ``tar czf`` do not).
     The catalog's programs (``programs.DATA_WRITERS``) and what runs them (``python -m
@@ -1130,10 +1159,13 @@ def _check_target(
 
 
 def _check_command(
-    cmd: Command, cwd: str | None, guard: Guard, marked: bool = False, picked: bool = False
-) -> None:
+    cmd: Command, cwd: str | None, guard: Guard, marked: bool = False, picked: bool = False,
+    *, named: tuple[list[_FoundError], Any] | None = None,
+) -> None:  # fmt: skip
     """Raise when ``cmd`` changes a protected file (unsure: may change one). ``picked``:
-    it runs in a directory the line chose with a pattern or a computed word (CDPATH)."""
+    it runs in a directory the line chose with a pattern or a computed word (CDPATH).
+    ``named``: (where a guard place named inside what a program is given goes, the line's
+    script): kept for after every command's certain writes were looked at."""
     home = guard.home
     if cmd.assigned:
         program = cmd.program
@@ -1323,6 +1355,95 @@ def _check_command(
     for text in cmd.stdin:
         if _has_marker(text):
             raise _FoundError("a protected file", f"`{name}` reads a script that names one")
+    if named is not None and not named[0]:
+        from hookwise.policy.trust.named_places import fed_texts
+
+        fed = fed_texts(cmd, named[1])
+        found = _named_place(cmd, name, argv, cwd, guard, skip=excluded, fed=fed, script=named[1])
+        named[0].extend([found] if found is not None else [])
+
+
+def _named_place(
+    cmd: Command, name: str, argv: list[str], cwd: str | None, guard: Guard,
+    *, skip: frozenset[int] | set[int], fed: list[str], script: Any = None,
+) -> _FoundError | None:  # fmt: skip
+    """A guard place named inside what a program that is neither a known reader nor a
+    known writer is given: an option's value (after ``=``, after ``,``, glued to a short
+    option), its script text, its environment, its input (named_places.py). The program
+    may write it, through options and commands hookwise does not list, so it is
+    unverifiable; a word that is the place itself was judged above."""
+    from hookwise.policy.trust.named_places import pieces, words
+    from hookwise.shell.programs import SHELLS  # (loaded: cmd came from the parser)
+
+    script_at = None
+    if name in SHELLS:  # (its script is read as commands, each judged on its own)
+        from hookwise.shell.scripts import shell_c_index
+
+        script_at = shell_c_index(argv)
+    texts = [(word, f"the word {word!r}") for index, word in enumerate(argv[1:], start=1)
+             if index not in skip and index != script_at]  # fmt: skip
+    texts += [(value, f"its environment's {key}") for key, value in cmd.env.items()]
+    if name in _EXPORTERS or name == "set":  # (X=...; export X: every later program's)
+        texts += _exported(argv, script)
+    if name not in SHELLS:
+        texts += [(text, "its input") for text in fed]
+    # run where a guard place is (cd ~/.local/bin && vim -es -c 'w bash'): a bare name too
+    near = cwd is not None and cwd != guard.cwd and _near_places(cwd, guard)
+    seen: set[str] = set()
+    for text, where in texts:
+        for piece in pieces(text) + (words(text) if near else []):
+            if piece in seen:
+                continue
+            seen.add(piece)
+            hit = _place(piece, cwd, guard)
+            if hit is not None:
+                how = f"`{name}` is given {piece}" + ("" if piece == text else f" in {where}")
+                return _NamedError(hit, how[:240], unsure=True)
+    return None
+
+
+def _place(piece: str, cwd: str | None, guard: Guard) -> str | None:
+    """The guard place ``piece`` names: a protected file, or a PATH directory where a new
+    file would shadow a hook program (:meth:`Guard.shadowing`: a program told the
+    directory apart from the name it writes there, ``--cpu-prof-dir=D``)."""
+    for path in _expand(piece, cwd, guard.home, guard.made):
+        hit = guard.protected(path, written=False)
+        if hit is None and (piece.endswith("/") or os.path.isdir(path)):
+            hit = guard.shadowing(path)
+        if hit is None and guard.startup_why(path) is not None:  # (vim -c 'w ~/.bashrc')
+            hit = path
+        if hit is not None:
+            return hit
+    return None
+
+
+def _near_places(cwd: str, guard: Guard) -> bool:
+    """Whether ``cwd`` is a guard place, lies in one, or directly holds one."""
+    base = os.path.normpath(cwd)
+    return any(
+        base == item or base.startswith(item + "/") or os.path.dirname(item) == base
+        for item in guard.concrete
+    )
+
+
+# builtins that export a variable (``export X``, ``declare -x X``)
+_EXPORTERS = frozenset(["export", "declare", "typeset"])
+
+
+def _exported(argv: list[str], script: Any) -> list[tuple[str, str]]:
+    """The values assigned on the line to what ``argv`` exports (``export X``: X's; ``set
+    -a``, ``set -o allexport``: every assignment's), as (value, where): every later
+    program's environment."""
+    every = argv[0] == "set" and any(
+        w == "allexport" or (w[:1] == "-" and w[1:2] != "-" and "a" in w) for w in argv[1:]
+    )
+    names = {w.partition("=")[0] for w in argv[1:]}
+    records = getattr(getattr(script, "vars", None), "records", None) or []
+    return [
+        (value, f"the exported {name}")
+        for _scope, name, value, _certain, _end in records
+        if isinstance(value, str) and (every or name in names)
+    ]
 
 
 # programs that copy or move a directory with every name under it (Guard.plants)
@@ -1454,10 +1575,11 @@ def verdict(ev: Event, guard: Guard) -> tuple[str, str] | None:
             guard.made = _made(script.commands, dirs, guard.home)
             guard.line, guard.script, guard.shell_cwd = ev.command or "", script, ev.shell_cwd
             history: Any = None  # what the line fetched from outside its remotes
+            named: tuple[list[_FoundError], Any] = ([], script)
             for cmd, cwd, picked in zip(script.commands, dirs, chosen, strict=True):
                 if cmd.argv and cmd.argv[0] in ("cd", "pushd") and not cmd.writes:
                     continue
-                _check_command(cmd, cwd, guard, marked, picked)
+                _check_command(cmd, cwd, guard, marked, picked, named=named)
                 if cmd.program == "git" and cwd is not None and _may_merge(cmd.argv, history):
                     if history is None:
                         from hookwise.policy.trust.foreign_history import History
@@ -1478,6 +1600,8 @@ def verdict(ev: Event, guard: Guard) -> tuple[str, str] | None:
                 if env is not None:
                     error = _FoundError if env[0] == "deny" else _EnvUnsureError
                     raise error(env[1], env[2], unsure=env[0] != "deny")
+            if named[0]:  # (after every certain write: those are denied)
+                raise named[0][0]
             return None
         if ev.tool in READ_TOOLS or ev.tool is None:
             return None
@@ -1524,6 +1648,18 @@ def verdict(ev: Event, guard: Guard) -> tuple[str, str] | None:
             "next agent and in a hook's own shell (a NODE_OPTIONS or an exit there switches "
             "the hooks off), known only when that shell runs. Edit such a file yourself, "
             "outside the agent"
+        )
+    except _NamedError as named_place:
+        what = (
+            code_reasons(guard.env, guard.cwd).get(named_place.path)
+            or guard.startup_why(named_place.path)
+            or "a guardrail"
+        )
+        return "unverifiable", (
+            f"hookwise cannot verify this command: {named_place.how}, which names "
+            f"{named_place.path} ({what}); a program may write a file its options, script, "
+            "environment or input name, and hookwise does not know that this one only reads "
+            "it. Name another file, or run it outside the agent"
         )
     except _ProcessFileError as process:
         return "unverifiable", (
