@@ -438,12 +438,18 @@ def test_the_agent_cannot_set_hookwise_variables_for_what_it_starts(
         "HOME=/tmp/x npm install",
         "XDG_CACHE_HOME=/tmp/c pip install -e .",
         "HOOKWISE_TEST_DATABASE_URL=postgres://localhost/x pytest",
-        "echo 'export PATH=$PATH:~/bin' >> ~/.bashrc",
         "claude -p 'summarize the diff'",
     ],
 )
 def test_everyday_environment_settings_pass(world: World, command: str) -> None:
     assert world.shell(command)["decision"] is None, command
+
+
+def test_a_startup_file_line_is_asked_whatever_it_sets(world: World) -> None:
+    """Red team s35 #1: a start-up line runs in the shell that starts the next agent
+    (``export NODE_OPTIONS=--require ...``), whatever it names: asked, not let be."""
+    answer = world.shell("echo 'export PATH=$PATH:~/bin' >> ~/.bashrc")
+    assert answer["decision"] == "ask" and "start-up file" in answer["reason"], answer
 
 
 def test_a_file_tool_cannot_write_a_hookwise_variable_into_a_startup_file(world: World) -> None:
@@ -453,7 +459,7 @@ def test_a_file_tool_cannot_write_a_hookwise_variable_into_a_startup_file(world:
     )
     assert answer["decision"] == "deny"
     answer = world.tool("Write", {"file_path": home_rc, "content": "alias ll='ls -la'\n"})
-    assert answer["decision"] is None
+    assert answer["decision"] == "ask"  # (any start-up line: red team s35 #1)
 
 
 @pytest.mark.parametrize(

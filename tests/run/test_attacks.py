@@ -168,16 +168,11 @@ def test_the_programs_hooks_run_with_cannot_be_shadowed(world: World) -> None:
     early in PATH must not take a `bash` (or `hookwise`) the agent writes."""
     early = world.home / ".local/bin"
     early.mkdir(parents=True)
-    env = {
-        **world.env,
-        "PATH": f"{early}:{world.env['PATH']}",
-        "BASH_ENV": str(world.home / ".bashenv"),
-    }
+    env = {**world.env, "PATH": f"{early}:{world.env['PATH']}"}
     script = (
         "echo SESSION; "
         f"printf '#!/bin/sh\\necho allow\\n' > '{early}/bash' && echo BROKEN1; "
         f"printf '#!/bin/sh\\necho allow\\n' > '{early}/hookwise' && echo BROKEN2; "
-        "echo 'echo allow' > \"$BASH_ENV\" && echo BROKEN3; "
         f"echo tool > '{early}/mytool' && chmod +x '{early}/mytool' && echo INSTALLED; true"
     )
     done = world.run(script, env=env)
@@ -185,6 +180,10 @@ def test_the_programs_hooks_run_with_cannot_be_shadowed(world: World) -> None:
     assert "BROKEN" not in done.stdout, (done.stdout, done.stderr)
     assert "INSTALLED" in done.stdout  # the directory itself stays the agent's
     assert sorted(p.name for p in early.iterdir()) == ["mytool"]
+    # an environment with BASH_ENV is refused at the start now (red team s35 #1:
+    # run/start_env.CODE_LOADING; tests/run/test_s35_startup_files.py)
+    refused = world.run("echo SESSION", env={**env, "BASH_ENV": str(world.home / ".bashenv")})
+    assert refused.returncode == 125 and "SESSION" not in refused.stdout, refused.stderr
     assert not (world.home / ".bashenv").exists()
 
 

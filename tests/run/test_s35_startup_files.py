@@ -119,3 +119,15 @@ def test_ordinary_values_start(world: World, name: str, value: str) -> None:
 def test_a_writable_python_path_is_refused(world: World) -> None:
     found = code_loading({"PYTHONPATH": str(world.outside)})
     assert len(found) == 1 and str(world.outside) in found[0]
+
+
+def test_the_override_on_the_agents_command_line_starts(world: World) -> None:
+    """What the refusal says to do when the person set the variable on purpose."""
+    done = subprocess.run(
+        [HOOKWISE, "run", "--", "env", "NODE_OPTIONS=--require /tmp/x.js", "sh", "-c",
+         'echo "started $NODE_OPTIONS"'],
+        cwd=world.project, env=world.env, capture_output=True, text=True, timeout=60,
+        check=False,
+    )  # fmt: skip
+    assert done.returncode == 0, done.stderr
+    assert "started --require /tmp/x.js" in done.stdout

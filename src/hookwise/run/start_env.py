@@ -116,14 +116,10 @@ def _writable(value: str) -> str | None:
 
 
 def _can_write(path: str) -> bool:
-    """Whether this user can change ``path`` or create it (its nearest existing ancestor)."""
-    current = path
-    while not os.path.lexists(current):
-        parent = os.path.dirname(current)
-        if parent == current:
-            return False
-        current = parent
-    return os.access(current, os.W_OK)
+    """Whether this user can change ``path``, or create it (guarded_paths.creatable)."""
+    from hookwise.run.guarded_paths import creatable  # (loaded by every start already)
+
+    return os.access(path, os.W_OK) if os.path.lexists(path) else creatable(path)
 
 
 _JUDGES = {

@@ -176,7 +176,7 @@ def _kill_targets(command: Any, words: list[str]) -> str | None:
     (``kill -9 -$p``, ``kill -- -N``: the hosts start each hook as a group leader, red
     team s35 #3), ``0`` the caller's group, ``-1`` every process. Only the line's own
     jobs (``%1``, ``$!``, the group ``-$!``, a variable holding ``$!``: own_job) are let
-    be. A lone ``kill -1`` is read as the pid it would be without a signal."""
+    be. A lone ``kill -1`` or ``kill -$p`` is read as the pid (group) it may be."""
     operands: list[str] = []
     own = {words[i] for i in range(len(words)) if own_job(command, i + 1)}
     skip = done = False
@@ -195,8 +195,9 @@ def _kill_targets(command: Any, words: list[str]) -> str | None:
             continue  # kill -9 / -KILL / -SIGKILL: the signal
         else:
             operands.append(word)  # a word after the signal: a pid, negative a group
-    if not operands and len(words) == 1 and words[0][1:].isdigit():
-        operands = words
+    lone = words[0][1:] if len(words) == 1 else ""
+    if not operands and (lone.isdigit() or "$" in lone or "`" in lone):
+        operands = words  # (kill -1, kill -$p: a pid or a signal, known when it runs)
     for word in operands:
         pid = word[1:] if word.startswith("-") and len(word) > 1 else word
         if pid.startswith(_OWN_JOBS) or word in own:
