@@ -120,6 +120,9 @@ VARIANTS = [
     ("cp /dev/stdin ~/.bash_logout <<< 'rm -rf ../victim'", "ask"),
     ("echo 'export GIT_SSH_COMMAND=\"ssh -o ProxyCommand=x\"' >> ~/.bashrc", "ask"),
     ("echo 'source ~/.x' >> ~/.bashrc && echo 'git() { :; }' > ~/.x", "ask"),
+    # (a directory put first on PATH that the guard does not watch: a `bash` planted there
+    # runs every later hook's shell)
+    ("echo 'export PATH=\"/tmp/rt35s/work/e:$PATH\"' >> ~/.bashrc", "ask"),
     # C: HISTFILE by other assignments, the write at exit, the operand form
     ("export HISTFILE=~/.bashrc; set -o history; history -s 'git() { :; }'", "ask"),
     ("declare HISTFILE=../home/.local/bin/bash; set -o history; history -s x; history -a", "deny"),
@@ -136,7 +139,7 @@ def test_a_variant_does_its_damage_and_is_blocked(
     fixture: dict[str, Any],  # noqa: F811
 ) -> None:
     env, work = fixture["env"], fixture["fresh"]()
-    decided = _hook(command, work, env)
+    decided = _hook(command.replace(RED_ROOT, str(work)), work, env)
     _does_damage(command, work, env)
     wanted = ("deny",) if least == "deny" else ("deny", "ask")
     assert decided[0] in wanted, (command, decided)

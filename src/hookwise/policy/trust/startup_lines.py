@@ -156,8 +156,13 @@ def judge(text: str | None, env: dict[str, str], line: str, written: list[str]) 
         return Finding(False, "", "what it writes there is known only when it runs")
     for match in _SETS.finditer(text):
         name = next(g for g in match.groups() if g)
-        if guard_env.listed(name, _GUARD_TABLE) and not _harmless_runner(name, text):
+        if not guard_env.listed(name, _GUARD_TABLE):
+            continue
+        kind = _runner_kind(name, text, env)
+        if kind == "deny":
             return Finding(True, name, f"it sets {name}, which moves the guard or what a hook runs")
+        if kind:
+            return Finding(False, name, kind)
     for raw in text.replace("\\\n", " ").splitlines():
         entry = raw.strip()
         if not entry or entry.startswith("#"):
@@ -168,32 +173,53 @@ def judge(text: str | None, env: dict[str, str], line: str, written: list[str]) 
     return None
 
 
-def _harmless_runner(name: str, text: str) -> bool:
-    """PATH kept and extended by absolute directories; a locale by name."""
+def _runner_kind(name: str, text: str, env: dict[str, str]) -> str:
+    """ "" when every assignment of the guard-table ``name`` in ``text`` is harmless (PATH
+    kept and extended, :func:`_path_change`; a locale by name), "deny", or why it is
+    unverifiable."""
     for found in re.finditer(rf"(?:^|[\s;&]){name}=(\S*)", text):
         value = found.group(1).strip("'\"")
-        if name == "PATH" and not _path_extended(value):
-            return False
-        locale = guard_env.listed(name, guard_env.LIBC) and _LOCALE.fullmatch(value)
-        if name != "PATH" and not locale:
-            return False
-    return name == "PATH" or guard_env.listed(name, guard_env.LIBC)
+        if name == "PATH":
+            why = _path_change(value, env)
+            if why:
+                return why
+        elif not (guard_env.listed(name, guard_env.LIBC) and _LOCALE.fullmatch(value)):
+            return "deny"
+    return "" if name == "PATH" or guard_env.listed(name, guard_env.LIBC) else "deny"
 
 
-def _path_extended(value: str) -> bool:
-    """``$HOME/.local/bin:$PATH``: ``$PATH`` kept, every other entry absolute (a relative
-    or empty one is the working directory: a file there becomes a program)."""
+def _path_change(value: str, env: dict[str, str]) -> str:
+    """ "" for ``$PATH`` kept and extended: after it anything absolute (what PATH finds now
+    still wins), before it only a directory already on PATH (the guard watches it for a
+    program that would shadow a hook's) or one this user cannot write. "deny" for a PATH
+    that drops ``$PATH`` or adds a relative or empty entry (the working directory: a file
+    there becomes a program); else why a program planted there would shadow one."""
     parts = value.split(":")
-    if not any(p in ("$PATH", "${PATH}") for p in parts):
-        return False
-    for part in parts:
-        if part in ("$PATH", "${PATH}"):
+    kept = [i for i, p in enumerate(parts) if p in ("$PATH", "${PATH}")]
+    if not kept:
+        return "deny"
+    home = env.get("HOME") or ""
+    current = {os.path.normpath(p) for p in (env.get("PATH") or "").split(":") if p}
+    for at, part in enumerate(parts):
+        if at in kept:
             continue
-        if not _PLAIN_VALUE.fullmatch(part) or not part.startswith(("/", "$", "~", "${")):
-            return False
-        if "$(" in part or part.startswith("$PATH"):
-            return False
-    return True
+        if not _PLAIN_VALUE.fullmatch(part) or not part.startswith(("/", "$", "~")):
+            return "deny"
+        if at > kept[0]:
+            continue
+        path = re.sub(r"^(?:~|\$HOME|\$\{HOME\})(?=/|$)", home, part)
+        if "$" in path:
+            return f"it puts {part} first on PATH, a directory known only when it runs"
+        if os.path.normpath(path) not in current and _writable(path):
+            return f"it puts {path} first on PATH: a program written there would run first"
+    return ""
+
+
+def _writable(path: str) -> bool:
+    """Whether this user can make a file in ``path`` (or in what of it exists)."""
+    while path and not os.path.exists(path):
+        path = os.path.dirname(path)
+    return bool(path) and os.access(path, os.W_OK)
 
 
 def _words(entry: str) -> list[str] | None:
