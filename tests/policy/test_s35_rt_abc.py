@@ -128,6 +128,10 @@ VARIANTS = [
     ("declare HISTFILE=../home/.local/bin/bash; set -o history; history -s x; history -a", "deny"),
     ("read HISTFILE <<< ../hw/bin/hookwise; set -o history; history -s x; history -w", "ask"),
     ("HISTFILE=.hookwise/policy.yaml history -w", "deny"),
+    (
+        "declare -n r=HISTFILE; r=~/.bashrc; set -o history; history -s 'git() { :; }'; history -w",
+        "ask",
+    ),
     ("set -o history; history -s x; history -w ../hw/bin/hookwise", "deny"),
 ]
 

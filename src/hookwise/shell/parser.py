@@ -1650,6 +1650,14 @@ def _record(script: Script, name: str, value: str | list[str] | None, certain: b
         _history_file(script, 0, name, None)
 
 
+def _history_to_histfile(argv: list[str]) -> bool:
+    """``history -w``/``-a`` with no file: it writes where HISTFILE says when it runs (a
+    nameref, ``read``, an inherited value: what the line set it to is not all it can be)."""
+    flags = [w for w in argv[1:] if w.startswith("-") and w != "--"]
+    operands = [w for w in argv[1:] if not w.startswith("-")]
+    return not operands and any(set(f[1:]) & set("wa") for f in flags)
+
+
 def _history_file(script: Script, depth: int, text: str, value: str | None) -> None:
     """HISTFILE set on the line: bash writes its history there (``history -w``/``-a``, and
     at the exit of a shell with history on), lines the line itself chose (``history -s``):
@@ -2037,6 +2045,8 @@ def _add_command(
             if repo is not None:
                 origin = f"a ref removed by hand in {repo}, not the working repository"
                 _inner_argv(["git", "push", "--force", repo], depth, script, command.text, origin)
+    if command.program == "history" and _history_to_histfile(command.argv):
+        _history_file(script, depth, command.text, None)  # (declare -n r=HISTFILE; r=F)
     _remember_written(command, script, depth)
     if script.rebound is not None:
         command.unknowns.append(script.rebound)
