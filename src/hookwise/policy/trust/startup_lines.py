@@ -15,8 +15,8 @@ the user who types it and changes no program the guard or a hook runs:
 - ``source``/``.`` of a literal path the line does not write (``source ~/.cargo/env``,
   guarded by ``[ -f F ] &&``), and the output of an installed program run with literal
   words (``eval "$(direnv hook bash)"``, ``source <(kubectl completion bash)``);
-- completions, shell options and limits (``complete``, ``shopt``, ``set -o vi``,
-  ``umask``, ``ulimit``, ``bind`` without ``-x``).
+- completions and shell options (``complete``, ``shopt``, ``set -o vi``, ``bind``
+  without ``-x``).
 
 A function definition, an alias over a program name, a trap, a prompt or command
 variable (``PROMPT_COMMAND``, ``PS1`` with a substitution, ``EDITOR`` with arguments), an
@@ -132,7 +132,9 @@ _LOCALE = re.compile(r"(?:C|POSIX|[a-z]{2,3}(?:_[A-Z]{2})?)(?:\.(?:UTF-8|utf8|UT
 # a value with no code in it: literal text and $NAME/${NAME} references only
 _PLAIN_VALUE = re.compile(r"(?:[\w./:@%+,=~-]|\$\{?[A-Za-z_][A-Za-z0-9_]*\}?)*")
 _PLAIN_WORD = re.compile(r"[\w./:@%+,=~-]+")
-_OPTIONS = frozenset(["complete", "shopt", "umask", "ulimit", "bind", "stty", "setopt"])
+# (not umask or ulimit: a loosened mask or a limit the hook's interpreter cannot start
+# under reaches the hook's own shell too)
+_OPTIONS = frozenset(["complete", "shopt", "bind", "stty", "setopt"])
 
 
 class Finding:
@@ -266,6 +268,8 @@ def _assignments(words: list[str]) -> str | None:
 
     for word in words:
         if word.startswith("-"):
+            if set(word[1:]) & set("nf"):  # declare -n r=PATH: r sets PATH; -f: functions
+                return f"`{word}` makes a name stand for another or for a function"
             continue
         name, equals, value = word.partition("=")
         name = name.rstrip("+")
