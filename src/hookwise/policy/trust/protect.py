@@ -1395,22 +1395,24 @@ def _named_place(
             if piece in seen:
                 continue
             seen.add(piece)
-            hit = _place(piece, cwd, guard)
+            hit = _place(piece, cwd, guard, inside=piece != text)
             if hit is not None:
                 how = f"`{name}` is given {piece}" + ("" if piece == text else f" in {where}")
                 return _NamedError(hit, how[:240], unsure=True)
     return None
 
 
-def _place(piece: str, cwd: str | None, guard: Guard) -> str | None:
+def _place(piece: str, cwd: str | None, guard: Guard, *, inside: bool = False) -> str | None:
     """The guard place ``piece`` names: a protected file, or a PATH directory where a new
     file would shadow a hook program (:meth:`Guard.shadowing`: a program told the
-    directory apart from the name it writes there, ``--cpu-prof-dir=D``)."""
+    directory apart from the name it writes there, ``--cpu-prof-dir=D``); ``inside`` a
+    longer word (an option's value, a script), a shell's start-up file too (``vim -c 'w
+    ~/.bashrc'``; ``source ~/.bashrc``, the file as an operand, reads it)."""
     for path in _expand(piece, cwd, guard.home, guard.made):
         hit = guard.protected(path, written=False)
         if hit is None and (piece.endswith("/") or os.path.isdir(path)):
             hit = guard.shadowing(path)
-        if hit is None and guard.startup_why(path) is not None:  # (vim -c 'w ~/.bashrc')
+        if hit is None and inside and guard.startup_why(path) is not None:
             hit = path
         if hit is not None:
             return hit
