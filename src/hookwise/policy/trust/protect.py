@@ -1284,7 +1284,7 @@ def _named_place(
     if name in _EXPORTERS or name == "set":  # (X=...; export X: every later program's)
         texts += _exported(argv, script)
     if name not in SHELLS:
-        texts += [(text, "its input") for text in fed]
+        texts += [(text, "the text the line feeds it") for text in fed]
     # run where a guard place is (cd ~/.local/bin && vim -es -c 'w bash'): a bare name too
     near = cwd is not None and cwd != guard.cwd and _near_places(cwd, guard)
     seen: set[str] = set()
