@@ -380,7 +380,7 @@ def project_paths(cwd: str | None, suffixes: tuple[str, ...] | None = None) -> l
 class Guard:
     """The protected paths of one call and the checks on them."""
 
-    __slots__ = ("_concrete", "_inodes", "cwd", "env", "files", "home", "made")
+    __slots__ = ("_concrete", "_inodes", "_programs", "cwd", "env", "files", "home", "made")
 
     def __init__(self, env: dict[str, str], files: list[str], cwd: str) -> None:
         self.env = env
@@ -389,6 +389,7 @@ class Guard:
         self.home = env.get("HOME") or ""
         self._concrete: list[str] | None = None
         self._inodes: dict[tuple[int, int], str] | None = None
+        self._programs: frozenset[str] | None = None  # program_paths, on first need
         # what the command line being checked creates, moves or links (kernel_path)
         self.made: tuple[str, ...] = ()
 
@@ -545,7 +546,9 @@ class Guard:
         --cpu-prof-name=bash``) plants it."""
         if not os.path.isdir(directory):
             return None
-        for item in program_paths(self.env, self.cwd):
+        if self._programs is None:
+            self._programs = program_paths(self.env, self.cwd)
+        for item in self._programs:
             if self._planted(item, directory):
                 return item
         return None
