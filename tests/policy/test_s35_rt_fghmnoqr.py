@@ -19,6 +19,7 @@ same programs) must be allowed by the same hook."""
 
 from __future__ import annotations
 
+import os
 from typing import Any
 
 import pytest
@@ -149,6 +150,10 @@ FRICTION = [
     "LD_LIBRARY_PATH=/usr/local/lib ./app",
     'docker run --rm -v "$PWD":/app -w /app node:20 npm test',
     "npm run build -- --outDir=dist",
+    # a variable's whole value that is a program PATH finds names the program to run
+    "make SHELL=/bin/bash test",
+    "SHELL=/bin/bash flock lk -c 'ls'",
+    "CONFIG_SHELL=/bin/bash ./configure",
 ]
 
 
@@ -216,6 +221,16 @@ def test_a_word_that_is_the_place_itself_is_still_denied(fixture: dict[str, Any]
     for command in ("node --redirect-warnings ../hw/bin/hookwise -e 1",
                     "awk 'BEGIN{print \"x; y\" > \"../home/.local/bin/bash\"}'"):  # fmt: skip
         assert _hook(command, work, fixture["env"])[0] == "deny", command
+
+
+@pytest.mark.skipif(not os.access("/bin/bash", os.W_OK), reason="/bin/bash is no guard place")
+def test_an_options_value_naming_a_program_to_write_is_asked(fixture: dict[str, Any]) -> None:
+    """As root, ``/bin/bash`` is a guard place: named as an option's value (not run here:
+    it would overwrite the machine's bash) it is asked; a variable's value is the program
+    to run (FRICTION)."""
+    work = fixture["fresh"]()
+    answer = _hook("node --redirect-warnings=/bin/bash -e 1", work, fixture["env"])
+    assert answer[0] == "ask", answer
 
 
 def test_a_shells_script_is_read_as_its_commands(fixture: dict[str, Any]) -> None:

@@ -1297,10 +1297,25 @@ def _named_place(
                 continue
             seen.add(piece)
             hit = _place(piece, cwd, guard)
+            if hit is not None and _chosen_program(piece, text, hit, guard):
+                continue
             if hit is not None:
                 how = f"`{name}` is given {piece}" + ("" if piece == text else f" in {where}")
                 return _NamedError(hit, how[:240], unsure=True)
     return None
+
+
+def _chosen_program(piece: str, text: str, hit: str, guard: Guard) -> bool:
+    """Whether ``piece`` is a whole variable's value (``SHELL=/bin/bash``, ``make
+    SHELL=/bin/bash``) that is a program PATH finds as it is, other than hookwise's own:
+    such a value names the program to run, and to run a program is to read it (root's
+    ``/usr/bin/bash`` is a guard place only as a file written)."""
+    name, _eq, value = text.partition("=")
+    if text != piece and (value != piece or not name.isidentifier()):
+        return False  # (--redirect-warnings=/bin/bash: an option's value, not a variable's)
+    if hit not in program_paths(guard.env, guard.cwd) or not os.path.isfile(hit):
+        return False
+    return "hookwise" not in (os.path.basename(hit), os.path.basename(os.path.realpath(hit)))
 
 
 def _place(piece: str, cwd: str | None, guard: Guard) -> str | None:
