@@ -19,6 +19,7 @@ same programs) must be allowed by the same hook."""
 
 from __future__ import annotations
 
+import os
 from typing import Any
 
 import pytest
@@ -61,6 +62,8 @@ VARIANTS = [
     ("F", "awk '{print > f}' f=../home/.local/bin/sh README"),
     ("F", 'awk \'BEGIN{d="../home/.local/bin/"; print "x" > (d "bash")}\''),
     ("F", 'D=../home/.local/bin awk \'BEGIN{print "x" > (ENVIRON["D"] "/sh")}\''),
+    ("F", 'echo \'BEGIN{f="../home/.local/bin/" "sh"; print 1 > f}\' > a.awk && awk -f a.awk'),
+    ("G", "printf 'w ../home/.local/bin/bash\\nq\\n' > c.vim && vim -es -S c.vim README"),
     ("G", "vim -es -c 'write ../home/.local/bin/bash' -c 'q!' README"),
     ("G", "vim -es -c 'saveas! ../home/.local/bin/sh' -c 'q!' README"),
     ("G", "vim -es -c 'wviminfo ../home/.local/bin/bash' -c 'q!'"),
@@ -92,6 +95,7 @@ VARIANTS = [
     ("O", "sqlite3 :memory: <<< $'.log ../home/.local/bin/bash\\nselect x;'"),
     ("O", "printf '.trace ../home/.local/bin/sh\\nselect 1;\\n' | sqlite3 :memory:"),
     ("O", "sqlite3 -cmd '.log ../home/.local/bin/bash' :memory: 'select x'"),
+    ("O", "echo '.log ../home/.local/bin/bash' > x.sql && sqlite3 -init x.sql :memory: 'select x'"),
     ("Q", "perl -MO=Xref,-r,-o../home/.local/bin/bash -e 1"),
     (
         "Q",
@@ -124,6 +128,9 @@ FRICTION = [
     "vim -es -c 'w backup.txt' -c 'q!' README",
     "ex -s -c '%s/foo/bar/g' -c wq README",
     "ed -s README <<< $'1d\\nw\\nq'",
+    "printf 'set x 1\\n' > c.vim && vim -es -S c.vim README",
+    "echo 'BEGIN{print 1}' > a.awk && awk -f a.awk",
+    "echo '.log app.log' > init.sql && sqlite3 -init init.sql app.db 'select 1'",
     "sqlite3 db '.tables'",
     "sqlite3 app.db '.log app.log' 'select 1'",
     "tar -czf out.tgz src",
@@ -143,6 +150,10 @@ FRICTION = [
     "LD_LIBRARY_PATH=/usr/local/lib ./app",
     'docker run --rm -v "$PWD":/app -w /app node:20 npm test',
     "npm run build -- --outDir=dist",
+    # a variable's whole value that is a program PATH finds names the program to run
+    "make SHELL=/bin/bash test",
+    "SHELL=/bin/bash flock lk -c 'ls'",
+    "CONFIG_SHELL=/bin/bash ./configure",
 ]
 
 
@@ -210,6 +221,16 @@ def test_a_word_that_is_the_place_itself_is_still_denied(fixture: dict[str, Any]
     for command in ("node --redirect-warnings ../hw/bin/hookwise -e 1",
                     "awk 'BEGIN{print \"x; y\" > \"../home/.local/bin/bash\"}'"):  # fmt: skip
         assert _hook(command, work, fixture["env"])[0] == "deny", command
+
+
+@pytest.mark.skipif(not os.access("/bin/bash", os.W_OK), reason="/bin/bash is no guard place")
+def test_an_options_value_naming_a_program_to_write_is_asked(fixture: dict[str, Any]) -> None:
+    """As root, ``/bin/bash`` is a guard place: named as an option's value (not run here:
+    it would overwrite the machine's bash) it is asked; a variable's value is the program
+    to run (FRICTION)."""
+    work = fixture["fresh"]()
+    answer = _hook("node --redirect-warnings=/bin/bash -e 1", work, fixture["env"])
+    assert answer[0] == "ask", answer
 
 
 def test_a_shells_script_is_read_as_its_commands(fixture: dict[str, Any]) -> None:

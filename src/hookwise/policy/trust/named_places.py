@@ -51,9 +51,9 @@ def words(text: str) -> list[str]:
 
 
 def fed_texts(command: Any, script: Any) -> list[str]:
-    """The text ``command`` reads on its standard input when the line says it: its
-    here-documents and here-strings, what a piped ``echo``/``printf``/``cat <<EOF``
-    prints, and a file written earlier on the line that a ``<`` gives it."""
+    """The text ``command`` reads when the line says what it is: its here-documents and
+    here-strings, what a piped ``echo``/``printf``/``cat <<EOF`` prints, and a file
+    written earlier on the line that a ``<``, an operand or an option's value gives it."""
     from hookwise.shell.parser import static_output  # (loaded: the command came from it)
 
     out = list(command.stdin)
@@ -61,10 +61,16 @@ def fed_texts(command: Any, script: Any) -> list[str]:
         printed = static_output(command.piped_from)
         if printed:
             out.append(printed)
-    for target in command.redirects:
-        if target in command.writes or script is None or not script.was_written(target):
-            continue
-        content = script.recall(target)
-        if content:
-            out.append(content)
+    if script is None:
+        return out
+    # (a script file the line wrote, given as an operand or an option's value: vim -S F,
+    # awk -f F, sqlite3 -init F, or on stdin: ed < F)
+    named = [t for t in command.redirects if t not in command.writes]
+    for word in command.argv[1:]:
+        named += [word, *embedded_paths(word)] if word[:1] in ("-", "@") else [word]
+    for target in dict.fromkeys(named):
+        if target and script.was_written(target):
+            content = script.recall(target)
+            if content:
+                out.append(content)
     return out

@@ -381,8 +381,8 @@ class Guard:
     """The protected paths of one call and the checks on them."""
 
     __slots__ = (
-        "_concrete", "_inodes", "_startup", "cwd", "env", "files", "home", "line", "made",
-        "script", "shell_cwd",
+        "_concrete", "_inodes", "_programs", "_startup", "cwd", "env", "files", "home", "line",
+        "made", "script", "shell_cwd",
     )  # fmt: skip
 
     def __init__(self, env: dict[str, str], files: list[str], cwd: str) -> None:
@@ -393,6 +393,7 @@ class Guard:
         self._concrete: list[str] | None = None
         self._inodes: dict[tuple[int, int], str] | None = None
         self._startup: dict[str, str] | None = None
+        self._programs: frozenset[str] | None = None  # program_paths, on first need
         # what the command line being checked creates, moves or links (kernel_path)
         self.made: tuple[str, ...] = ()
         # the shell line being checked, and its parse (what it writes where: startup)
@@ -606,7 +607,9 @@ class Guard:
         --cpu-prof-name=bash``) plants it."""
         if not os.path.isdir(directory):
             return None
-        for item in program_paths(self.env, self.cwd):
+        if self._programs is None:
+            self._programs = program_paths(self.env, self.cwd)
+        for item in self._programs:
             if self._planted(item, directory):
                 return item
         return None
@@ -1386,7 +1389,7 @@ def _named_place(
     if name in _EXPORTERS or name == "set":  # (X=...; export X: every later program's)
         texts += _exported(argv, script)
     if name not in SHELLS:
-        texts += [(text, "its input") for text in fed]
+        texts += [(text, "the text the line feeds it") for text in fed]
     # run where a guard place is (cd ~/.local/bin && vim -es -c 'w bash'): a bare name too
     near = cwd is not None and cwd != guard.cwd and _near_places(cwd, guard)
     seen: set[str] = set()
@@ -1396,10 +1399,25 @@ def _named_place(
                 continue
             seen.add(piece)
             hit = _place(piece, cwd, guard, inside=piece != text)
+            if hit is not None and _chosen_program(piece, text, hit, guard):
+                continue
             if hit is not None:
                 how = f"`{name}` is given {piece}" + ("" if piece == text else f" in {where}")
                 return _NamedError(hit, how[:240], unsure=True)
     return None
+
+
+def _chosen_program(piece: str, text: str, hit: str, guard: Guard) -> bool:
+    """Whether ``piece`` is a whole variable's value (``SHELL=/bin/bash``, ``make
+    SHELL=/bin/bash``) that is a program PATH finds as it is, other than hookwise's own:
+    such a value names the program to run, and to run a program is to read it (root's
+    ``/usr/bin/bash`` is a guard place only as a file written)."""
+    name, _eq, value = text.partition("=")
+    if text != piece and (value != piece or not name.isidentifier()):
+        return False  # (--redirect-warnings=/bin/bash: an option's value, not a variable's)
+    if hit not in program_paths(guard.env, guard.cwd) or not os.path.isfile(hit):
+        return False
+    return "hookwise" not in (os.path.basename(hit), os.path.basename(os.path.realpath(hit)))
 
 
 def _place(piece: str, cwd: str | None, guard: Guard, *, inside: bool = False) -> str | None:
