@@ -445,11 +445,15 @@ def test_everyday_environment_settings_pass(world: World, command: str) -> None:
     assert world.shell(command)["decision"] is None, command
 
 
-def test_a_startup_file_line_is_asked_whatever_it_sets(world: World) -> None:
+def test_a_startup_file_line_is_asked_unless_read_as_harmless(world: World) -> None:
     """Red team s35 #1: a start-up line runs in the shell that starts the next agent
-    (``export NODE_OPTIONS=--require ...``), whatever it names: asked, not let be."""
-    answer = world.shell("echo 'export PATH=$PATH:~/bin' >> ~/.bashrc")
+    (``export NODE_OPTIONS=--require ...``): asked unless every line is one hookwise reads
+    as harmless (policy/trust/startup_lines.py, s35 B): PATH kept and extended after
+    ``$PATH`` is; a writable directory put first, where a planted ``bash`` would run
+    every later hook's shell, is not."""
+    answer = world.shell("echo 'export PATH=/tmp/e:$PATH' >> ~/.bashrc")
     assert answer["decision"] == "ask" and "start-up file" in answer["reason"], answer
+    assert world.shell("echo 'export PATH=$PATH:~/bin' >> ~/.bashrc")["decision"] is None
 
 
 def test_a_file_tool_cannot_write_a_hookwise_variable_into_a_startup_file(world: World) -> None:

@@ -28,7 +28,8 @@ def test_a_bashrc_line_reaches_the_next_shell_and_is_asked(
     home = Path(env["HOME"])
     command = f"echo '{LINE}' >> ~/.bashrc"
     decision, reason = decide(env, command, str(isolated))
-    assert decision == "ask", reason
+    # (a name the guard's runners read: denied, startup_lines; issue 24 s35 B)
+    assert decision == "deny", reason
     assert f"{home}/.bashrc" in reason and "start-up file" in reason, reason
     # what the write does: the next (interactive) shell carries it to what it starts
     subprocess.run(["bash", "-c", command], env=env, check=True)
@@ -46,7 +47,8 @@ def test_a_bashrc_line_reaches_the_next_shell_and_is_asked(
 @pytest.mark.parametrize(
     ("command", "name"),
     [
-        ("echo 'alias ll=ls -l' >> ~/.bashrc", ".bashrc"),
+        # (an alias over a program name; `alias ll='ls -l'` is harmless: startup_lines)
+        ("echo 'alias ls=\"rm -i\"' >> ~/.bashrc", ".bashrc"),
         (
             "printf '%s\\n' 'case $BASH_EXECUTION_STRING in *ookwis*) exit 0;; esac' >> ~/.bashrc",
             ".bashrc",

@@ -957,10 +957,12 @@ _NOT_FILE_OPTIONS = ("exclude", "ignore", "skip", "env-file", "envfile", "glob",
 
 def embedded_paths(word: str) -> list[str]:
     """The paths a word names inside it, as the program reads it: a response file
-    ``@F``, an option's value ``--post-f=F``, ``name=<F`` and ``name=@F`` (curl -F), and
-    a value attached to a short option in a cluster (``-sT.env``, ``-o.hookwise/x``: every
-    suffix after the letters, where it looks like a file). A rule on the file holds for
-    these spellings as for the file named alone (``curl -T .env``)."""
+    ``@F``, an option's value ``--post-f=F``, ``name=<F`` and ``name=@F`` (curl -F), a
+    value attached to a short option in a cluster (``-sT.env``, ``-o.hookwise/x``: every
+    suffix after the letters, where it looks like a file), and each item of an option's
+    comma list (``-Wl,-Map,F``). A rule on the file holds for these spellings as for the
+    file named alone (``curl -T .env``); self-protection reads the same pieces
+    (trust/named_places.py)."""
     out: list[str] = []
     if word[0] == "@" and len(word) > 1:
         out.append(word[1:])
@@ -979,6 +981,11 @@ def embedded_paths(word: str) -> list[str]:
             rest = word[at:]
             if not rest.isalnum() and rest[:1] != "-":
                 out.append(rest)
+    if word[0] == "-" and "," in word:
+        # a list passed through to another program (gcc's -Wl,-Map,F, -Wp,-MD,F, -Wa,-a=F;
+        # perl's -MO=Xref,-oF): each item is read as a word of its own
+        for item in word.split(",")[1:]:
+            out += embedded_paths(item) if item[:1] in ("-", "@") else [item]
     # (a value with no . / ~ _ is a word, not a file any rule names: --mode=production;
     # one with $ is a file known when it runs: @"$x", @"${BASH_REMATCH[1]}")
     return [p for p in out if p and p[0] not in "-<>|&" and any(c in p for c in "./~_$")]

@@ -106,6 +106,7 @@ ON_DEMAND = (
     "hookwise.protocol",
     "hookwise.protocol.guard_env",
     "hookwise.policy.trust.protect",
+    "hookwise.policy.trust.named_places",
     "hookwise.policy.trust.hook_code",
     "hookwise.policy.trust.process_files",
     "hookwise.policy.trust.data_writes",

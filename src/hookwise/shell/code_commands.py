@@ -78,6 +78,13 @@ _CALLS: list[tuple[str, str]] = [
         "write {0}",
     ),
     (r"\bfile_put_contents\(\s*" + _STRING, "write {0}"),
+    # php's fopen of a plain file for writing, two arguments (a wrapper's ``scheme://``
+    # may run a command or write elsewhere: expect://, php://filter/resource=F)
+    (
+        r"\bfopen\(\s*(?:'((?:(?!://)[^'\\])+)'|\"((?:(?!://)[^\"\\${])+)\")\s*,\s*"
+        r"['\"][wxac]\+?[bt]?['\"]\s*\)",
+        "write {0}",
+    ),
     (r"\|\s*\"(?:sh|bash|zsh|dash)\"", "pipe-shell"),
     (r"\bdo shell script\s+" + _STRING, "sh"),  # osascript (dcg#398)
     # a command computed at run time: os.system(cmd), execSync(cmd), perl system($cmd)
@@ -95,17 +102,21 @@ _CALLS: list[tuple[str, str]] = [
         "computed",
     ),
 ]
+# awk's print arguments up to a redirection: its strings whole (print "a; b" > "f": the
+# `;` is the string's), anything else but a statement's end or a redirection
+_AWK_ARGS = r'(?:"(?:[^"\\]|\\.)*"|[^;}|>"])*'
+_AWK_PIPED = r'(?:"(?:[^"\\]|\\.)*"|[^;}|"])*'
 # awk only: output redirected to a file, a command string read or computed
 _AWK_CALLS: list[tuple[str, str]] = [
-    (r"\bprintf?\b[^;}|>]*>>?\s*" + _STRING, "write {0}"),
+    (r"\bprintf?\b" + _AWK_ARGS + r">>?\s*" + _STRING, "write {0}"),
     (_STRING + r"\s*\|\s*getline", "sh"),
-    (r"\bprintf?\b[^;}|]*\|\s*" + _STRING, "sh"),
+    (r"\bprintf?\b" + _AWK_PIPED + r"\|\s*" + _STRING, "sh"),
     (r"\bsystem\s*\(\s*(?=[A-Za-z_$(])", "computed"),
     # a target that is an expression (print > (".hook" "wise/p"), print > ENVIRON["HOME"]
     # "/x", print > "a" b): built when it runs
-    (r"\bprintf?\b[^;}|>]*>>?\s*(?=\(|ENVIRON\b)", "computed"),
-    (r"\bprintf?\b[^;}|>]*(?:>>?|\|)\s*" + _STRING_NC + r"\s*(?=[\w\"'$(])", "computed"),
-    (r"\bprintf?\b[^;}|]*\|\s*(?=[A-Za-z_(])", "computed"),
+    (r"\bprintf?\b" + _AWK_ARGS + r">>?\s*(?=\(|ENVIRON\b)", "computed"),
+    (r"\bprintf?\b" + _AWK_ARGS + r"(?:>>?|\|)\s*" + _STRING_NC + r"\s*(?=[\w\"'$(])", "computed"),
+    (r"\bprintf?\b" + _AWK_PIPED + r"\|\s*(?=[A-Za-z_(])", "computed"),
     (r"\b[A-Za-z_]\w*\s*\|\s*getline", "computed"),
 ]
 _COMPILED_AWK: list[tuple[Any, str]] = []

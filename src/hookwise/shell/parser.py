@@ -189,6 +189,7 @@ class Script:
         "disk_code",
         "elsewhere",
         "end",
+        "first_written",
         "git_aliases",
         "git_settings",
         "git_unresolved",
@@ -221,6 +222,10 @@ class Script:
         # (``cd ../remote.git && git reset``: a repository that is not the project's)
         self.elsewhere: str | None = None
         self.deleted: list[str] = []  # what rm, rmdir, unlink removed earlier on the line
+        # ``written`` as read in text order, kept when the line is read again with every
+        # content unknown (run_order.written_anywhere): the text each write adds, whenever
+        # it runs (what a start-up file is given: policy/trust/startup_lines.py)
+        self.first_written: dict[str, str | None] | None = None
         # script files on the disk a shell or `source` runs (the project's code, not read
         # here), for a look where the event's directory is known: a FIFO there gives what
         # its writer says when it runs (canonical.Event.script)
@@ -396,13 +401,20 @@ def _split(text: str, options: frozenset[str], home: str | None = None) -> Scrip
         _parse(text, 0, script)
         found = script.vars
         homed = bool(home) and "HOME" in text  # $HOME is known: the environment's
-        if found is None and ("IFS" in text or homed):  # ${IFS}: bash sets it at start
+        # $(dirname src/app.py): a name printed from a literal (variables.printed_name)
+        printed = "$(dirname " in text or "$(basename " in text
+        if found is None and ("IFS" in text or homed or printed):  # ${IFS}: set at start
             from hookwise.shell.variables import Vars
 
             found = script.vars = Vars()
             found.home = home
+        if printed and found is not None:
+            from hookwise.shell.variables import printed_name_line
+
+            found.printers = printed_name_line(text)
+            printed = found.printers
         expands = "$" in text or "`" in text or "~" in text  # (~ reads HOME, PWD...)
-        if found is not None and (found.records or "IFS" in text or homed) and expands:
+        if found is not None and (found.records or "IFS" in text or homed or printed) and expands:
             # the line assigns what it also expands: read it again with the values known
             # at each place (variables.py)
             found.build()
@@ -1221,7 +1233,8 @@ def _parse(text: str, depth: int, script: Script) -> None:
                 and nest == 0
                 and cases == 0
                 and not bodies
-                and prev_op in (None, ";", "\n")
+                # (after ``cmd &`` the next command runs in this shell, for sure)
+                and prev_op in (None, ";", "\n", "&")
                 and op not in ("|", "|&", "&")
                 and not piped
             )
@@ -1609,6 +1622,8 @@ def _assignment(word: _Word, script: Script, depth: int, prefix: _Prefix) -> Non
             for path in script.sourced:
                 origin = f"bash may print the value assigned to {name} after sourcing {path}"
                 _inner_argv(["cat", path], depth, script, word.value, origin)
+    if name in programs.HISTORY_FILE_VARIABLES:
+        _history_file(script, depth, word.value, None if word.dynamic else value)
     if word.dynamic:
         prefix.env[name] = value  # kept as written: accounting knows it is not plain
         if name in programs.CODE_VARIABLES:
@@ -1631,6 +1646,32 @@ def _record(script: Script, name: str, value: str | list[str] | None, certain: b
     from hookwise.shell.variables import record
 
     record(script, name, value, certain)
+    if value is None and name in programs.HISTORY_FILE_VARIABLES:  # read HISTFILE, printf -v
+        _history_file(script, 0, name, None)
+
+
+def _history_to_histfile(argv: list[str]) -> bool:
+    """``history -w``/``-a`` with no file: it writes where HISTFILE says when it runs (a
+    nameref, ``read``, an inherited value: what the line set it to is not all it can be)."""
+    flags = [w for w in argv[1:] if w.startswith("-") and w != "--"]
+    operands = [w for w in argv[1:] if not w.startswith("-")]
+    return not operands and any(set(f[1:]) & set("wa") for f in flags)
+
+
+def _history_file(script: Script, depth: int, text: str, value: str | None) -> None:
+    """HISTFILE set on the line: bash writes its history there (``history -w``/``-a``, and
+    at the exit of a shell with history on), lines the line itself chose (``history -s``):
+    a write of that file whose content is known only when it runs (red team s35 C). A
+    value known only when it runs is a write of any file."""
+    if value == "":
+        return  # (HISTFILE= : bash writes no history)
+    written = Command([], [], [value] if value else [], text, depth + 1, writes=[])
+    if value is None:
+        written.computed_writes.append("$HISTFILE")
+    else:
+        written.writes.append(value)
+        script.written[_file_key(value)] = None
+    script.commands.append(written)
 
 
 def _is_assignment(word: _Word, subscript: bool = False) -> bool:
@@ -1751,9 +1792,13 @@ def _add_command(
 
             loop_hint(script, raw[1].value, [(w.value, w.dynamic) for w in raw[3:]])
             if script.vars is not None and raw[2:3] and raw[2].value == "in":
-                from hookwise.shell.variables import loop_choices
+                from hookwise.shell.variables import loop_choices, resolve
 
-                loop_choices(script, raw[1].value, raw[3:])
+                # (second pass: for f in "${files[@]}" walks the array's known values)
+                looped = raw[3:]
+                if script.vars.table is not None:
+                    looped = resolve(looped, script, _Word)
+                loop_choices(script, raw[1].value, looped)
             elif script.vars is not None and len(raw) == 2:  # for f do: "$@" (set --)
                 from hookwise.shell.variables import positional_choices
 
@@ -2002,6 +2047,8 @@ def _add_command(
             if repo is not None:
                 origin = f"a ref removed by hand in {repo}, not the working repository"
                 _inner_argv(["git", "push", "--force", repo], depth, script, command.text, origin)
+    if command.program == "history" and _history_to_histfile(command.argv):
+        _history_file(script, depth, command.text, None)  # (declare -n r=HISTFILE; r=F)
     _remember_written(command, script, depth)
     if script.rebound is not None:
         command.unknowns.append(script.rebound)
@@ -2553,6 +2600,10 @@ def _data_code(text: str, depth: int, script: Script) -> None:
     script.anchor = saved
 
 
+# tee's options that change nothing of what it writes (append, ignore interrupts)
+_TEE_KEEPS = frozenset(["-a", "--append", "-i", "--ignore-interrupts"])
+
+
 def static_output(command: Command) -> str | None:
     """What a command prints when that is known here: ``echo``/``printf`` of literal words
     (as bash's builtins format them), ``cat`` of its here-document; None otherwise."""
@@ -2567,7 +2618,10 @@ def static_output(command: Command) -> str | None:
         return printf_output(args) if source == "printf" else echo_output(args)
     if command.stdin and (
         (source == "cat" and command.argv[1:] in ([], ["-"]))
-        or (source == "tee" and not any(w.startswith("-") for w in command.argv[1:]))
+        or (
+            source == "tee"
+            and not any(w.startswith("-") and w not in _TEE_KEEPS for w in command.argv[1:])
+        )
     ):
         return "".join(command.stdin)
     return None

@@ -1894,6 +1894,9 @@ WRITE_OPTIONS: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {
     "openssl": ((), ("-out",)),
     "gpg": (("-o",), ("--output",)),
     "sort": (("-o",), ("--output",)),
+    # bash's history list written (-w) or appended (-a) to the file named (HISTFILE
+    # without one: parser._history_file); what lands there is the line's own (history -s)
+    "history": (("-w", "-a"), ()),
     "tree": (("-o",), ()),
     "less": (("-o", "-O"), ("--log-file", "--LOG-FILE")),
     "ssh": (("-E",), ()),
@@ -1941,6 +1944,9 @@ GIT_WRITE_OPTIONS: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {
     "credential-store": ((), ("--file",)),
     "fast-import": ((), ("--export-marks",)),
 }  # fmt: skip
+# variables naming the file bash writes its history to (parser._history_file): set on
+# the line, a write of that file
+HISTORY_FILE_VARIABLES = frozenset(["HISTFILE"])
 # environment variables whose value is a file the program writes (git's traces append
 # to it: ``GIT_TRACE=F git status``), prefixes matched
 ENV_OUTPUT_FILES = ("GIT_TRACE", "SSLKEYLOGFILE", "HISTFILE", "LESSHISTFILE",

@@ -104,6 +104,53 @@ def startup_files(env: dict[str, str]) -> list[tuple[str, str, bool]]:
     return out
 
 
+# how deep a chain of files sourced from a start-up file is followed, and how much of
+# each is read (a start-up file is a few KiB)
+_SOURCED_DEPTH = 3
+_SOURCED_BYTES = 1 << 18
+
+
+def sourced_files(files: list[str], home: str) -> list[tuple[str, str]]:
+    """(path, why) of each file a start-up file among ``files`` sources by a literal path
+    (``source ~/.cargo/env``, ``[ -s F ] && . F``), and what those source in turn: every
+    later shell runs it as surely as the start-up file (red team s35 B: a line that
+    sources ``~/.x`` is harmless only while ``~/.x`` is guarded as one)."""
+    out: list[tuple[str, str]] = []
+    seen = set(files)
+    level = [f for f in files if os.path.isfile(f)]
+    for _ in range(_SOURCED_DEPTH):
+        found: list[str] = []
+        for path in level:
+            try:
+                with open(path, encoding="utf-8", errors="replace") as handle:
+                    text = handle.read(_SOURCED_BYTES)
+            except OSError:
+                continue
+            for named in _sourced_names(text, home):
+                if named not in seen:
+                    seen.add(named)
+                    found.append(named)
+                    out.append((named, f"sourced by {path}, a shell's start-up file"))
+        level = [f for f in found if os.path.isfile(f)]
+    return out
+
+
+def _sourced_names(text: str, home: str) -> list[str]:
+    """The literal absolute paths ``text``'s lines source (after a ``[ ... ] &&`` test)."""
+    out: list[str] = []
+    for line in text.splitlines():
+        words = line.rsplit("&&", 1)[-1].split()
+        if len(words) < 2 or words[0] not in (".", "source"):
+            continue
+        word = words[1].strip("'\"")
+        for start in ("~/", "$HOME/", "${HOME}/"):
+            if word.startswith(start):
+                word = home + "/" + word[len(start) :]
+        if word.startswith("/") and "$" not in word and "`" not in word:
+            out.append(os.path.normpath(word))
+    return out
+
+
 def program_names() -> list[tuple[str, str]]:
     """(name, why) of every program PATH finds that starts or runs a hook: the hook
     programs above and each host's own commands (the protocol table)."""

@@ -380,7 +380,10 @@ def project_paths(cwd: str | None, suffixes: tuple[str, ...] | None = None) -> l
 class Guard:
     """The protected paths of one call and the checks on them."""
 
-    __slots__ = ("_concrete", "_inodes", "_startup", "cwd", "env", "files", "home", "made")
+    __slots__ = (
+        "_concrete", "_inodes", "_programs", "_startup", "cwd", "env", "files", "home", "line",
+        "made", "script", "shell_cwd",
+    )  # fmt: skip
 
     def __init__(self, env: dict[str, str], files: list[str], cwd: str) -> None:
         self.env = env
@@ -390,8 +393,13 @@ class Guard:
         self._concrete: list[str] | None = None
         self._inodes: dict[tuple[int, int], str] | None = None
         self._startup: dict[str, str] | None = None
+        self._programs: frozenset[str] | None = None  # program_paths, on first need
         # what the command line being checked creates, moves or links (kernel_path)
         self.made: tuple[str, ...] = ()
+        # the shell line being checked, and its parse (what it writes where: startup)
+        self.line = ""
+        self.script: Any = None
+        self.shell_cwd: str | None = None
 
     def linked(self, path: str) -> str | None:
         """The protected file ``path`` is a hard link of (``ln .hookwise/policy.yaml x``
@@ -468,15 +476,49 @@ class Guard:
         in the shell that starts the next agent, and in a hook's own shell where the host's
         reads it, and whether it changes the guard is known only when that shell runs it
         (red team s35 #1, #2): unverifiable, naming the file."""
+        why = self.startup_why(path)
+        if why is None:
+            return
+        from hookwise.policy.trust.startup_lines import judge
+
+        written = self._written_here()
+        found = judge(written.get(path), self.env, self.line, list(written))
+        if found is None:  # every line it adds is one read as harmless (startup_lines)
+            return
+        if found.deny:
+            raise _FoundError(path, f"writes a shell's start-up file ({why}): {found.why}")
+        raise _StartupError(path, f"{why}; {found.why}", unsure=True)
+
+    def startup_why(self, path: str) -> str | None:
+        """Who reads ``path`` at start, when it is a shell's start-up file (hook_code's
+        table, and what those source); None when it is none."""
         if self._startup is None:
-            from hookwise.policy.trust.hook_code import startup_files
+            from hookwise.policy.trust.hook_code import sourced_files, startup_files
 
             self._startup = {p: why for p, why, _empty in startup_files(self.env)}
+            sourced = sourced_files(list(self._startup), self.home)
+            self._startup.update((p, why) for p, why in sourced if p not in self._startup)
         why = self._startup.get(path)
         if why is None:  # (a file in profile.d/, conf.d/: made on the line too)
             why = self._startup.get(os.path.dirname(path))
-        if why is not None:
-            raise _StartupError(path, why, unsure=True)
+        return why
+
+    def _written_here(self) -> dict[str, str | None]:
+        """What the shell line writes, by absolute path: the text it adds when known
+        (parser's ``written``: echo/printf of literal words, a here-document, a copy of
+        a file the line wrote), None when known only when it runs. A write of a start-up
+        file the parse did not record (history -w, exec {fd}>>, a link) is absent: None."""
+        found: dict[str, str | None] = {}
+        script = self.script
+        if script is None:
+            return found
+        first = script.first_written or {}
+        for key, later in script.written.items():
+            content = first.get(key, later)
+            for path in _expand(key, self.shell_cwd, self.home):
+                for spelled in _spellings(path):
+                    found[spelled] = None if spelled in found else content
+        return found
 
     def codex_profile(self, path: str) -> bool:
         """Whether ``path`` is a file of a Codex profile's shape directly in CODEX_HOME (as
@@ -551,6 +593,27 @@ class Guard:
                 return True
         return False
 
+    def _planted(self, item: str, directory: str) -> bool:
+        """Whether the hook program ``item`` (of :func:`program_paths`) is not there yet
+        and a new file of its name in ``directory`` is what PATH finds first."""
+        if os.path.dirname(item) != directory.rstrip("/") or os.path.lexists(item):
+            return False
+        return self._shadows(item)
+
+    def shadowing(self, directory: str) -> str | None:
+        """The hook program a new file in ``directory`` would put before the real one on
+        PATH (``~/.local/bin``: ``bash``); None when none. A program told to write into
+        such a directory under a name it is given apart (node's ``--cpu-prof-dir=D
+        --cpu-prof-name=bash``) plants it."""
+        if not os.path.isdir(directory):
+            return None
+        if self._programs is None:
+            self._programs = program_paths(self.env, self.cwd)
+        for item in self._programs:
+            if self._planted(item, directory):
+                return item
+        return None
+
     def holds(self, directory: str, new_programs: bool = True) -> str | None:
         """The protected file a write of data-named files into ``directory`` may reach
         (``tar x`` there): one inside it that exists, or one obeyed as soon as it appears
@@ -567,8 +630,7 @@ class Guard:
             if item in programs:
                 # ...but a new one there, before the real one, is what PATH finds next
                 # (`tar -xf x.tar -C ~/.local/bin`, its names unread: red team s33 D)
-                new = new_programs and not os.path.lexists(item)
-                if new and os.path.dirname(item) == directory.rstrip("/") and self._shadows(item):
+                if new_programs and self._planted(item, directory):
                     return item
                 continue
             near = item == directory or item.startswith(inside) or directory.startswith(item + "/")
@@ -893,6 +955,11 @@ class _StartupError(_FoundError):
     """The call writes a shell's start-up file (``how`` says which shells read it)."""
 
 
+class _NamedError(_FoundError):
+    """A guard place named inside what a program is given (named_places.py): it may
+    write it, and hookwise does not know that it only reads it."""
+
+
 def _may_write_data_named(name: str, argv: list[str]) -> bool:
     """Cheap: whether data_writes.py needs a look (``git status`` and ``tar czf`` do not).
     The catalog's programs (``programs.DATA_WRITERS``) and what runs them (``python -m
@@ -926,7 +993,10 @@ def _mode_elsewhere(name: str, argv: list[str]) -> bool:
 
 
 # git subcommands that may put another commit's tree in place (policy/trust/tree_moves)
-_TREE_MOVERS = frozenset(["checkout", "switch", "reset", "rebase", "bisect", "revert"])
+_TREE_MOVERS = frozenset(
+    ["checkout", "switch", "reset", "rebase", "bisect", "revert", "merge", "pull", "cherry-pick",
+     "stash"]
+)  # fmt: skip
 
 
 def _check_tree_move(argv: list[str], cwd: str, guard: Guard) -> None:
@@ -937,18 +1007,47 @@ def _check_tree_move(argv: list[str], cwd: str, guard: Guard) -> None:
     at = git_subcommand(argv)
     if at < 0 or any(w in ("-C", "--work-tree", "--git-dir") for w in argv[1:at]):
         return  # (elsewhere: data_writes.git_worktree)
-    from hookwise.policy.trust.tree_moves import lacks, target, tracked_guards
+    from hookwise.policy.trust.tree_moves import incoming, lacks, target, tracked_guards
 
     found = target(argv[at], argv[at + 1 :])
+    merged = incoming(argv[at], argv[at + 1 :]) if found is None else None
+    if found is None and merged is None:
+        return
+    guards = [p for p in (*guard.files, *project_paths(cwd)) if os.path.isfile(p)]
+    tracked = tracked_guards(cwd, guards) if guards else []
     if found is None:
+        if merged is not None and tracked:
+            _check_incoming(merged, tracked, cwd, pulled=argv[at] == "pull")
         return
     rev, what = found
-    guards = [p for p in (*guard.files, *project_paths(cwd)) if os.path.isfile(p)]
-    for path, relative in tracked_guards(cwd, guards) if guards else []:
+    for path, relative in tracked:
         if rev is None:
             raise _FoundError(path, f"{what}: it may lack {relative}", unsure=True)
         if "$" in rev or "`" in rev or lacks(cwd, rev, relative):
             raise _FoundError(path, f"{what}, whose tree lacks {relative} (it would be deleted)")
+
+
+def _check_incoming(
+    merged: tuple[list[Any], str], tracked: list[tuple[str, str]], cwd: str, *, pulled: bool
+) -> None:
+    """A merge, pull, rebase, cherry-pick, revert or stash pop whose incoming side changed
+    a tracked guard file since the common base changes it (tree_moves.incoming): denied;
+    unverifiable where git cannot read that side, or where a fetch comes first (pull)."""
+    from hookwise.policy.trust.tree_moves import absent, changed
+
+    checks, what = merged
+    relatives = [relative for _path, relative in tracked]
+    for check in checks:
+        found = changed(cwd, check, relatives)
+        if found is False or (found is None and absent(cwd, check, fetches=pulled)):
+            continue  # (nothing of the guard's changes; or git stops: no such commit)
+        name = " ".join(check[1])
+        first = tracked[0][0]
+        if found is None:
+            raise _FoundError(first, f"{what} {name}, which git cannot read here: it may "
+                              f"change one of {', '.join(relatives)}", unsure=True)  # fmt: skip
+        raise _FoundError(first, f"{what} {name}, which changes one of {', '.join(relatives)}",
+                          unsure=pulled)  # fmt: skip
 
 
 def _check_data_writes(argv: list[str], name: str, cwd: str | None, guard: Guard) -> None:
@@ -1085,10 +1184,13 @@ def _check_target(
 
 
 def _check_command(
-    cmd: Command, cwd: str | None, guard: Guard, marked: bool = False, picked: bool = False
-) -> None:
+    cmd: Command, cwd: str | None, guard: Guard, marked: bool = False, picked: bool = False,
+    *, named: tuple[list[_FoundError], Any] | None = None,
+) -> None:  # fmt: skip
     """Raise when ``cmd`` changes a protected file (unsure: may change one). ``picked``:
-    it runs in a directory the line chose with a pattern or a computed word (CDPATH)."""
+    it runs in a directory the line chose with a pattern or a computed word (CDPATH).
+    ``named``: (where a guard place named inside what a program is given goes, the line's
+    script): kept for after every command's certain writes were looked at."""
     home = guard.home
     if cmd.assigned:
         program = cmd.program
@@ -1280,6 +1382,112 @@ def _check_command(
     for text in cmd.stdin:
         if _has_marker(text):
             raise _FoundError("a protected file", f"`{name}` reads a script that names one")
+    if named is not None and not named[0]:
+        from hookwise.policy.trust.named_places import fed_texts
+
+        fed = fed_texts(cmd, named[1])
+        found = _named_place(cmd, name, argv, cwd, guard, skip=excluded, fed=fed, script=named[1])
+        named[0].extend([found] if found is not None else [])
+
+
+def _named_place(
+    cmd: Command, name: str, argv: list[str], cwd: str | None, guard: Guard,
+    *, skip: frozenset[int] | set[int], fed: list[str], script: Any = None,
+) -> _FoundError | None:  # fmt: skip
+    """A guard place named inside what a program that is neither a known reader nor a
+    known writer is given: an option's value (after ``=``, after ``,``, glued to a short
+    option), its script text, its environment, its input (named_places.py). The program
+    may write it, through options and commands hookwise does not list, so it is
+    unverifiable; a word that is the place itself was judged above."""
+    from hookwise.policy.trust.named_places import pieces, words
+    from hookwise.shell.programs import SHELLS  # (loaded: cmd came from the parser)
+
+    script_at = None
+    if name in SHELLS:  # (its script is read as commands, each judged on its own)
+        from hookwise.shell.scripts import shell_c_index
+
+        script_at = shell_c_index(argv)
+    texts = [(word, f"the word {word!r}") for index, word in enumerate(argv[1:], start=1)
+             if index not in skip and index != script_at]  # fmt: skip
+    texts += [(value, f"its environment's {key}") for key, value in cmd.env.items()]
+    if name in _EXPORTERS or name == "set":  # (X=...; export X: every later program's)
+        texts += _exported(argv, script)
+    if name not in SHELLS:
+        texts += [(text, "the text the line feeds it") for text in fed]
+    # run where a guard place is (cd ~/.local/bin && vim -es -c 'w bash'): a bare name too
+    near = cwd is not None and cwd != guard.cwd and _near_places(cwd, guard)
+    seen: set[str] = set()
+    for text, where in texts:
+        for piece in pieces(text) + (words(text) if near else []):
+            if piece in seen:
+                continue
+            seen.add(piece)
+            hit = _place(piece, cwd, guard, inside=piece != text)
+            if hit is not None and _chosen_program(piece, text, hit, guard):
+                continue
+            if hit is not None:
+                how = f"`{name}` is given {piece}" + ("" if piece == text else f" in {where}")
+                return _NamedError(hit, how[:240], unsure=True)
+    return None
+
+
+def _chosen_program(piece: str, text: str, hit: str, guard: Guard) -> bool:
+    """Whether ``piece`` is a whole variable's value (``SHELL=/bin/bash``, ``make
+    SHELL=/bin/bash``) that is a program PATH finds as it is, other than hookwise's own:
+    such a value names the program to run, and to run a program is to read it (root's
+    ``/usr/bin/bash`` is a guard place only as a file written)."""
+    name, _eq, value = text.partition("=")
+    if text != piece and (value != piece or not name.isidentifier()):
+        return False  # (--redirect-warnings=/bin/bash: an option's value, not a variable's)
+    if hit not in program_paths(guard.env, guard.cwd) or not os.path.isfile(hit):
+        return False
+    return "hookwise" not in (os.path.basename(hit), os.path.basename(os.path.realpath(hit)))
+
+
+def _place(piece: str, cwd: str | None, guard: Guard, *, inside: bool = False) -> str | None:
+    """The guard place ``piece`` names: a protected file, or a PATH directory where a new
+    file would shadow a hook program (:meth:`Guard.shadowing`: a program told the
+    directory apart from the name it writes there, ``--cpu-prof-dir=D``); ``inside`` a
+    longer word (an option's value, a script), a shell's start-up file too (``vim -c 'w
+    ~/.bashrc'``; ``source ~/.bashrc``, the file as an operand, reads it)."""
+    for path in _expand(piece, cwd, guard.home, guard.made):
+        hit = guard.protected(path, written=False)
+        if hit is None and (piece.endswith("/") or os.path.isdir(path)):
+            hit = guard.shadowing(path)
+        if hit is None and inside and guard.startup_why(path) is not None:
+            hit = path
+        if hit is not None:
+            return hit
+    return None
+
+
+def _near_places(cwd: str, guard: Guard) -> bool:
+    """Whether ``cwd`` is a guard place, lies in one, or directly holds one."""
+    base = os.path.normpath(cwd)
+    return any(
+        base == item or base.startswith(item + "/") or os.path.dirname(item) == base
+        for item in guard.concrete
+    )
+
+
+# builtins that export a variable (``export X``, ``declare -x X``)
+_EXPORTERS = frozenset(["export", "declare", "typeset"])
+
+
+def _exported(argv: list[str], script: Any) -> list[tuple[str, str]]:
+    """The values assigned on the line to what ``argv`` exports (``export X``: X's; ``set
+    -a``, ``set -o allexport``: every assignment's), as (value, where): every later
+    program's environment."""
+    every = argv[0] == "set" and any(
+        w == "allexport" or (w[:1] == "-" and w[1:2] != "-" and "a" in w) for w in argv[1:]
+    )
+    names = {w.partition("=")[0] for w in argv[1:]}
+    records = getattr(getattr(script, "vars", None), "records", None) or []
+    return [
+        (value, f"the exported {name}")
+        for _scope, name, value, _certain, _end in records
+        if isinstance(value, str) and (every or name in names)
+    ]
 
 
 # programs that copy or move a directory with every name under it (Guard.plants)
@@ -1409,11 +1617,13 @@ def verdict(ev: Event, guard: Guard) -> tuple[str, str] | None:
             # (and where a target is: ``declare -n r=x; r=.hookwise/policy.yaml; > "$x"``)
             marked = _has_marker(ev.command or "")
             guard.made = _made(script.commands, dirs, guard.home)
+            guard.line, guard.script, guard.shell_cwd = ev.command or "", script, ev.shell_cwd
             history: Any = None  # what the line fetched from outside its remotes
+            named: tuple[list[_FoundError], Any] = ([], script)
             for cmd, cwd, picked in zip(script.commands, dirs, chosen, strict=True):
                 if cmd.argv and cmd.argv[0] in ("cd", "pushd") and not cmd.writes:
                     continue
-                _check_command(cmd, cwd, guard, marked, picked)
+                _check_command(cmd, cwd, guard, marked, picked, named=named)
                 if cmd.program == "git" and cwd is not None and _may_merge(cmd.argv, history):
                     if history is None:
                         from hookwise.policy.trust.foreign_history import History
@@ -1434,6 +1644,8 @@ def verdict(ev: Event, guard: Guard) -> tuple[str, str] | None:
                 if env is not None:
                     error = _FoundError if env[0] == "deny" else _EnvUnsureError
                     raise error(env[1], env[2], unsure=env[0] != "deny")
+            if named[0]:  # (after every certain write: those are denied)
+                raise named[0][0]
             return None
         if ev.tool in READ_TOOLS or ev.tool is None:
             return None
@@ -1480,6 +1692,18 @@ def verdict(ev: Event, guard: Guard) -> tuple[str, str] | None:
             "next agent and in a hook's own shell (a NODE_OPTIONS or an exit there switches "
             "the hooks off), known only when that shell runs. Edit such a file yourself, "
             "outside the agent"
+        )
+    except _NamedError as named_place:
+        what = (
+            code_reasons(guard.env, guard.cwd).get(named_place.path)
+            or guard.startup_why(named_place.path)
+            or "a guardrail"
+        )
+        return "unverifiable", (
+            f"hookwise cannot verify this command: {named_place.how}, which names "
+            f"{named_place.path} ({what}); a program may write a file its options, script, "
+            "environment or input name, and hookwise does not know that this one only reads "
+            "it. Name another file, or run it outside the agent"
         )
     except _ProcessFileError as process:
         return "unverifiable", (

@@ -8,7 +8,8 @@ take as "no decision" (red team s32 #3, s30 #5). Which process a pid or a patter
 is known only when the command runs, so such a command is unverifiable (ask), by the table
 below: what each program acts on, and which operand or option names it. Not asked about:
 
-- ``kill %1``, ``kill $!``: a job of the line's own shell (it started it);
+- ``kill %1``, ``kill $!``, ``pid=$!; kill $pid``: a job of the line's own shell (it
+  started it);
 - ``kill -0``, ``kill -l``: a test or a list, no signal sent;
 - ``pkill``/``killall`` with a literal pattern that matches none of the processes the hook
   can see above it (the host, its shells) nor the hook itself (``pkill -f 'uvicorn app'``
@@ -144,7 +145,7 @@ def _pids(command: Any) -> str | None:
             return None
         if (words and words[0] in ("-0", "-s0", "-n0")) or words[:2] in (["-s", "0"], ["-n", "0"]):
             return None  # (signal 0: whether it exists, nothing sent)
-        return _kill_targets(words)
+        return _kill_targets(command, words)
     skip = False
     for index, word in enumerate(words, start=1):
         if skip:
@@ -159,7 +160,7 @@ def _pids(command: Any) -> str | None:
             continue  # (the priority)
         if word.startswith("-") and index == 1 and command.program == "kill":
             continue  # kill -9 / -KILL: the signal
-        if word.startswith(_OWN_JOBS):
+        if word.startswith(_OWN_JOBS) or own_job(command, index):
             continue
         return _reason(command.program, word)
     return None
@@ -169,14 +170,15 @@ def _pids(command: Any) -> str | None:
 _KILL_VALUED = frozenset(["-s", "-n", "--signal", "-q", "--queue", "--timeout"])
 
 
-def _kill_targets(words: list[str]) -> str | None:
+def _kill_targets(command: Any, words: list[str]) -> str | None:
     """kill's operands: after the signal (its first word when that is an option, or
     ``-s``/``-n`` and their value) every word is a pid, a negative one a process group
     (``kill -9 -$p``, ``kill -- -N``: the hosts start each hook as a group leader, red
     team s35 #3), ``0`` the caller's group, ``-1`` every process. Only the line's own
-    jobs (``%1``, ``$!``, the group ``-$!``) are let be. A lone ``kill -1`` or ``kill -$p``
-    is read as the pid (group) it may be."""
+    jobs (``%1``, ``$!``, the group ``-$!``, a variable holding ``$!``: own_job) are let
+    be. A lone ``kill -1`` or ``kill -$p`` is read as the pid (group) it may be."""
     operands: list[str] = []
+    own = {words[i] for i in range(len(words)) if own_job(command, i + 1)}
     skip = done = False
     for index, word in enumerate(words):
         if skip:
@@ -198,7 +200,7 @@ def _kill_targets(words: list[str]) -> str | None:
         operands = words  # (kill -1, kill -$p: a pid or a signal, known when it runs)
     for word in operands:
         pid = word[1:] if word.startswith("-") and len(word) > 1 else word
-        if pid.startswith(_OWN_JOBS):
+        if pid.startswith(_OWN_JOBS) or word in own:
             continue
         what = (
             f"every process it may signal ({word})" if pid == "1" and pid != word
@@ -206,6 +208,17 @@ def _kill_targets(words: list[str]) -> str | None:
         )  # fmt: skip
         return _reason("kill", what)
     return None
+
+
+def own_job(command: Any, index: int) -> bool:
+    """Whether the word at ``index`` is a variable whose only value is ``$!`` (``pid=$!;
+    kill $pid``): the pid of a job the line itself started, as ``kill $!`` is."""
+    shapes = getattr(command, "shapes", None)
+    if not shapes or index not in shapes or not command.dynamic[index]:
+        return False
+    from hookwise.shell.variables import OWN_JOB
+
+    return [t for t in shapes[index] if t != ("S",)] == [OWN_JOB]
 
 
 def _users(command: Any) -> str | None:

@@ -32,6 +32,7 @@ def written_anywhere(
     again = make()
     again.vars = script.vars
     again.written = dict.fromkeys(script.written)
+    again.first_written = dict(script.written)
     again.copies = dict(script.copies)
     again.concurrent = True
     parse(text, 0, again)
