@@ -108,6 +108,10 @@ class Proxy:
         self._changing: set[Key] = set()
         # decided requests that came while one of those was in flight, in their order
         self._waiting: list[dict[str, Any]] = []
+        # when each of those (by id(value)) stops waiting for its turn: --timeout counts
+        # from the client's request, so a call queued behind one that never ends is
+        # answered as timed out and never passed on
+        self._wait_deadline: dict[int, float] = {}
         self._draining = False
         self._prefix = f"hookwise-{secrets.token_hex(8)}-"
         self._count = 0
@@ -380,6 +384,8 @@ class Proxy:
             if not (self._changing or self._waiting or self._draining):
                 return False
             self._waiting.append(value)
+            if self.timeout and "id" in value:
+                self._wait_deadline[id(value)] = time.monotonic() + self.timeout
             return True
 
     def _changes(self, value: dict[str, Any]) -> None:
@@ -410,6 +416,7 @@ class Proxy:
                     self._draining = False
                     return
                 value = self._waiting.pop(0)
+                self._wait_deadline.pop(id(value), None)
             try:
                 out = self._decided(value)
             except Exception as exc:  # the loop must not die with requests queued
@@ -722,6 +729,7 @@ class Proxy:
             waiting = [v for v in self._waiting if "id" in v and id_key(v.get("id")) == key]
             if waiting:  # never decided, never passed on: dropped here
                 self._waiting.remove(waiting[0])
+                self._wait_deadline.pop(id(waiting[0]), None)
                 return True
             held = self._held.pop(key, None)
             if held is None:
@@ -944,6 +952,27 @@ class Proxy:
                 )
             if late:
                 self._landed([key for key, _flight in late if key not in running])
+            self._expire_waiting(now)
+
+    def _expire_waiting(self, now: float) -> None:
+        """Requests that waited their turn past --timeout behind a call that may change
+        files: answered as timed out here; the server never sees them."""
+        with self._lock:
+            expired = [v for v in self._waiting if self._wait_deadline.get(id(v), now + 1) <= now]
+            for value in expired:
+                self._waiting.remove(value)
+                del self._wait_deadline[id(value)]
+        for value in expired:
+            self._to_client(
+                replies.error(
+                    _id_or_null(value),
+                    replies.SERVER_TIMEOUT,
+                    f"hookwise: {value.get('method')} waited {self.timeout:g} s (--timeout) "
+                    f"behind a call to MCP server '{self.name}' that may change files and "
+                    "has not answered; not passed on",
+                    {"server": self.name},
+                )
+            )
 
 
 # how many ids of requests the client no longer awaits are kept from being taken again
