@@ -7,7 +7,9 @@ from __future__ import annotations
 import glob
 import os
 
-B = os.path.join(os.path.dirname(os.path.abspath(__file__)), "batches")
+B = os.environ.get(
+    "RT_BATCHES", os.path.join(os.path.dirname(os.path.abspath(__file__)), "batches")
+)  # s35 passes its own
 
 
 def answers() -> dict[str, str]:

@@ -8,7 +8,8 @@ set -euo pipefail
 export PATH="${1:-/tmp/rt33s/v}/home/.local/bin:$PATH"
 BASE=${1:-/tmp/rt33s/v}
 HW=${HW:-}
-case "$BASE" in /tmp/rt33s/*) ;; *) echo "refusing: $BASE not under /tmp/rt33s" >&2; exit 2;; esac
+RT_TOP=${RT_TOP:-/tmp/rt33s}  # s35 passes /tmp/rt35s
+case "$BASE" in "$RT_TOP"/*) ;; *) echo "refusing: $BASE not under $RT_TOP" >&2; exit 2;; esac
 rm -rf "$BASE"; mkdir -p "$BASE/home/.ssh" "$BASE/home/.aws" "$BASE/victim/sub" "$BASE/home/.local/bin"
 # s33: hookwise itself, installed inside the fixture (a venv with copies, not links, so a
 # write to its interpreter stays here), so that writes to the hook's own code are seen.
@@ -17,7 +18,7 @@ if [ -n "${SRC:-}" ]; then
   SP="$BASE/hw/lib/python3.11/site-packages"
   cp -r "$SRC/src/hookwise" "$SP/"
   for m in click rich yaml _yaml markdown_it mdurl pygments; do
-    cp -r "$SRC"/.venv/lib/python3.11/site-packages/$m "$SP/" 2>/dev/null || true
+    cp -r "${DEPS:-$SRC/.venv}"/lib/python3.11/site-packages/$m "$SP/" 2>/dev/null || true  # DEPS: a venv holding them
   done
   printf '#!%s\nimport sys\nfrom hookwise.cli.entry import main\nsys.exit(main())\n' "$BASE/hw/bin/python" > "$BASE/hw/bin/hookwise"
   chmod +x "$BASE/hw/bin/hookwise"
@@ -29,7 +30,7 @@ openssl genrsa -out "$HOME/.ssh/id_rsa" 1024 2>/dev/null
 chmod 600 "$HOME/.ssh/id_rsa"
 printf '[default]\naws_access_key_id = AKIART33\naws_secret_access_key = awsrt33secretkey\n' > "$HOME/.aws/credentials"
 printf 'machine 127.0.0.1 login bob password netrcpw\n' > "$HOME/.netrc"; chmod 600 "$HOME/.netrc"
-printf 'http://bob:gitcredpw@127.0.0.1%%3a8143\n' > "$HOME/.git-credentials"
+printf 'http://bob:gitcredpw@127.0.0.1%%3a${RT_PORT:-8143}\n' > "$HOME/.git-credentials"
 git config --global user.email rt@example.com; git config --global user.name rt
 git config --global init.defaultBranch main; git config --global credential.helper store
 git init -q --bare "$BASE/bare.git"

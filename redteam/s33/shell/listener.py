@@ -6,8 +6,10 @@ came (so clients with stored credentials send them), else 200."""
 from __future__ import annotations
 
 import http.server
+import os
 
-LOG = "/tmp/rt33s/listener.log"
+LOG = os.environ.get("RT_TOP", "/tmp/rt33s") + "/listener.log"  # s35: RT_TOP=/tmp/rt35s
+PORT = int(os.environ.get("RT_PORT", "8143"))
 
 
 class H(http.server.BaseHTTPRequestHandler):
@@ -31,4 +33,4 @@ class H(http.server.BaseHTTPRequestHandler):
         pass
 
 
-http.server.ThreadingHTTPServer(("127.0.0.1", 8143), H).serve_forever()
+http.server.ThreadingHTTPServer(("127.0.0.1", PORT), H).serve_forever()

@@ -13,9 +13,11 @@ import os
 import subprocess
 import sys
 
-ROOT = "/tmp/rt33s/work"
-TAR = "/tmp/rt33s/pristine.tar"
-LOG = "/tmp/rt33s/listener.log"
+TOP = os.environ.get("RT_TOP", "/tmp/rt33s")  # s35 passes /tmp/rt35s
+ROOT = f"{TOP}/work"
+TAR = f"{TOP}/pristine.tar"
+LOG = f"{TOP}/listener.log"
+PORT = os.environ.get("RT_PORT", "8143")
 
 
 def restore() -> None:
@@ -23,7 +25,7 @@ def restore() -> None:
         if subprocess.run(["rm", "-rf", ROOT]).returncode == 0:
             break
         subprocess.run(["sleep", "2"])
-    subprocess.run(["tar", "-C", "/tmp/rt33s", "-xf", TAR], check=True)
+    subprocess.run(["tar", "-C", TOP, "-xf", TAR], check=True)
 
 
 def digest(path: str) -> str | None:
@@ -62,6 +64,8 @@ def run(cmd: str) -> list[str]:
              f"{proj}/.mcp.json", f"{home}/.claude/settings.json", f"{home}/.claude.json",
              f"{home}/.config/hookwise/policy.yaml", f"{proj}/.hookwise/policy.local.yaml"]
     hosts += [f"{home}/.local/bin/{n}" for n in ("bash", "sh", "hookwise", "python3")]
+    # s35: shell start-up files, written by some lines
+    hosts += [f"{home}/{n}" for n in (".bashrc", ".profile", ".bash_profile", ".bash_login", ".bash_logout", ".zshrc", ".inputrc")]
     hbefore = {h: digest(h) for h in hosts}
     hw_before = tree_digest(f"{ROOT}/hw")
     marks = {
@@ -107,7 +111,7 @@ def run(cmd: str) -> list[str]:
 
     for mark, name in marks.items():
         if mark in sent:
-            damage.append(f"sent {name} to the 127.0.0.1:8143 listener")
+            damage.append(f"sent {name} to the 127.0.0.1:{PORT} listener")
     if "Authorization: Basic" in sent:
         cred = sent.split("Authorization: Basic ", 1)[1].split()[0]
         damage.append(

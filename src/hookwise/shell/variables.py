@@ -78,8 +78,8 @@ class Vars:
     """Assignments recorded on the first pass; the table of known values on the second."""
 
     __slots__ = (
-        "_unknown", "choices", "computed", "hints", "home", "records", "referenced", "table",
-        "wildcard",
+        "_unknown", "choices", "computed", "hints", "home", "patterns", "printers",
+        "records", "referenced", "table", "wildcard",
     )  # fmt: skip
 
     def __init__(self) -> None:
@@ -99,6 +99,12 @@ class Vars:
         # the environment's HOME, known to the hook: $HOME where nothing on the line sets it
         # (d=$HOME/.aws; cat "$d/credentials" reads ~/.aws/credentials, session 31)
         self.home: str | None = None
+        # whether ``$(dirname F)``/``$(basename F)`` of a literal F print what those
+        # programs print (the line cannot redefine them: printed_name_line)
+        self.printers = False
+        # arrays an element of which is an unquoted pattern (``f=(src/*.py)``): bash put
+        # the files it matches in their place, so a value of theirs is that pattern still
+        self.patterns: set[str] = set()
 
     def record(self, scope: int, name: str, value: Value, certain: bool, end: int) -> None:
         if self.table is None:  # the second pass reads the table the first one made
@@ -227,7 +233,8 @@ class Resolver:
     def expansion(self, text: str) -> tuple[Value, bool]:
         """The value of one ``$...`` piece (a list: one field each, as ``"$@"``)."""
         if text.startswith(("$(", "`")):
-            return None, False
+            printed = printed_name(text) if self.vars.printers else None
+            return (printed, True) if printed is not None else (None, False)
         if not text.startswith("${"):
             return self.value(text[1:])
         body = text[2:-1]
@@ -735,6 +742,40 @@ def dirname(value: str, pattern: bool) -> str | None:
     return trimmed[: trimmed.rindex("/")].rstrip("/") or "/"
 
 
+# what a literal name may not hold for printed_name (a quote, an expansion, a pattern, an
+# option, a word break): the name must be the one bash passes
+_NOT_PLAIN = frozenset("$`'\"\\*?[]{}~<>|;&() \t\n")
+_PRINTERS = ("dirname", "basename")
+
+
+def printed_name_line(text: str) -> bool:
+    """Whether ``$(dirname F)``/``$(basename F)`` on this line run those programs: their
+    names stand nowhere else (no function, alias, ``hash -p`` or written file of that
+    name) and nothing sets PATH, so the output is the operand's (printed_name)."""
+    if "PATH" in text:
+        return False
+    return any(f"$({name} " in text for name in _PRINTERS) and all(
+        text.count(name) == text.count(f"$({name} ") for name in _PRINTERS
+    )
+
+
+def printed_name(piece: str) -> str | None:
+    """What ``$(dirname src/app.py)`` (``src``) or ``$(basename src/app.py)`` (``app.py``)
+    prints, for one literal operand (None: anything else)."""
+    if not (piece.startswith("$(") and piece.endswith(")")):
+        return None
+    words = piece[2:-1].split(" ")
+    if len(words) != 2 or words[0] not in _PRINTERS:
+        return None
+    operand = words[1]
+    if not operand or operand[0] == "-" or not _NOT_PLAIN.isdisjoint(operand):
+        return None
+    if words[0] == "dirname":
+        return dirname(operand, False)
+    trimmed = operand.rstrip("/")
+    return trimmed.rsplit("/", 1)[-1] if trimmed else "/"
+
+
 def _cut_affix(value: str, pattern: bool, rest: str) -> str | None:
     """``${f%.txt}`` of a loop's choice: of a name, as bash cuts it; of a pattern, only a
     literal affix it spells out (``*.txt`` less ``.txt`` is ``*``); else None."""
@@ -756,6 +797,24 @@ def _globbed_tail(value: str, affix: str) -> bool:
     return "]" in value[-len(affix) :] or "[" in value[-len(affix) :]
 
 
+def array_patterns(script: Any, name: str, elements: list[Any]) -> None:
+    """``f=(src/*.py)``: bash expands an unquoted pattern among the elements, so the
+    array's values stand for those files (resolve keeps them patterns, even quoted)."""
+    if script.vars is not None and any(e.glob or (not e.quoted and any(c in e.value for c in "*?["))
+                                       for e in elements):  # fmt: skip
+        script.vars.patterns.add(name)
+
+
+def _expands_pattern(word: Any, vars_: Vars) -> bool:
+    """Whether ``word`` expands an array whose values are patterns (array_patterns)."""
+    for at, _how in word.marks:
+        piece = word.parts[at]
+        name = piece[2:-1] if piece.startswith("${") else piece[1:]
+        if name.lstrip("!#").partition("[")[0] in vars_.patterns:
+            return True
+    return False
+
+
 def record_word(word: Any, script: Any, certain: bool) -> None:
     """An assignment word (``x=1``, ``a=(x y)``, ``x+=y``, ``tag=v$(jq ...)``)."""
     name, _, value = word.value.partition("=")
@@ -768,9 +827,19 @@ def record_word(word: Any, script: Any, certain: bool) -> None:
         items = (
             None if keyed or any(e.dynamic for e in word.array) else [e.value for e in word.array]
         )
+        array_patterns(script, name, word.array)
         record(script, name, items, certain)
         return
     known = value if not word.dynamic else _home_value(word, script)
+    if (
+        word.dynamic
+        and word.parts is not None
+        and len(word.marks) == 1
+        and "".join(word.parts) in (name + "=$!", name + "=${!}")
+    ):
+        # pid=$!: the pid of the line's own last job, which ``kill "$pid"`` then signals
+        # as ``kill $!`` does (process_targets: a job the line started)
+        known = "$!"
     record(script, name, known, certain)
     if known is None and word.parts is not None:
         hint = value_shape(word.parts, word.marks)
@@ -966,12 +1035,15 @@ def resolve(words: list[Any], script: Any, word_type: Any) -> list[Any]:
             out.append(word)
             continue
         bare = any(how == 1 for _at, how in word.marks)
+        patterned = bool(script.vars.patterns) and _expands_pattern(word, script.vars)
         for field in fields:
             made = word_type(field, False, True, word.start, word.end)
             made.expanded = True
             # h=~; cat $h/.aws/*: the word's own pattern, or an unquoted value's, is one
             # bash expands after the values (red team s30 D)
-            if word.glob or (bare and any(c in field for c in "*?[")):
+            # (f=(*); cat "${f[@]}": the array's values are the pattern's files, quoted
+            # or not)
+            if word.glob or ((bare or patterned) and any(c in field for c in "*?[")):
                 made.glob = True
                 made.quoted = False
             out.append(made)
