@@ -489,6 +489,16 @@ class PathRef:
         return f"PathRef({self.raw!r}, abs={self.absolute!r}, rel={self.relative!r})"
 
 
+def _open_shape(word: str) -> tuple[tuple[str, ...], ...] | None:
+    """The shape of a word with parts known only when it runs that the parser left
+    unshaped (a redirection's target, a program's reading): shell/open_words.py."""
+    if "$" not in word and "`" not in word:
+        return None
+    from hookwise.shell import open_words  # (cold: such a word)
+
+    return open_words.shape(word) if open_words.is_open(word) else None
+
+
 def resolve_path(raw: str, cwd: str, home: str, dynamic: bool = False) -> PathRef:
     """Resolve ``raw`` against ``cwd`` (``~`` and ``$HOME`` expanded; other $... unknown)."""
     text = _proc_link(raw, cwd) if raw.startswith("/proc/") else None
@@ -514,6 +524,10 @@ def resolve_path(raw: str, cwd: str, home: str, dynamic: bool = False) -> PathRe
     elif (text.startswith(("$PWD/", "${PWD}/")) or text in ("$PWD", "${PWD}")) and cwd:
         text = cwd + text[text.index("}") + 1 if text.startswith("${") else 4 :]
     elif dynamic or "$" in text or "`" in text:
+        return PathRef(raw, None, None)
+    if dynamic and ("$" in text or "`" in text):
+        # ~/.netrc$(true), $PWD/.env$x: the rest holds a part known only when it runs (its
+        # shape is judged: rules/maybe.py), never a file named with the `$` in it (s35 D)
         return PathRef(raw, None, None)
     return _physical(_anchored(raw, text, cwd), text, cwd)
 
@@ -1505,6 +1519,8 @@ class Event:
                             if shapes is not None and ref.absolute is None and at in shapes:
                                 # curl -d @"$x": the file is what the value can be
                                 ref.shape = _tail_shape(shapes[at], len(word) - len(inner))
+                            if ref.shape is None and ref.absolute is None:
+                                ref.shape = _open_shape(inner)
                             ref.command = index
                             # @~/.a*/c* as xargs -I puts a pattern's item: what it matches
                             ref.pattern = at in globs and any(c in inner for c in "*?[")
@@ -1536,6 +1552,8 @@ class Event:
                     if shapes is not None and (ref.absolute is None or at in globs):
                         # (~/*/x under dotglob: a pattern known by its frame, s29 E)
                         ref.shape = shapes.get(at)
+                    if ref.shape is None and ref.absolute is None:
+                        ref.shape = _open_shape(word)
                     if chosen[index] and ref.shape is None and not dynamic:
                         ref.shape = _under_unknown_dir(word, at in globs)
                     ref.pattern = at in globs
@@ -1566,6 +1584,8 @@ class Event:
                     ref = resolve_path(target, where or "", home, where is None)
                     if chosen[index]:
                         ref.shape = _under_unknown_dir(target)
+                    elif ref.absolute is None:
+                        ref.shape = _open_shape(target)
                     ref.relative = _relative(ref.absolute, self.cwd)
                     ref.command = index
                     ref.redirect = True

@@ -1004,6 +1004,30 @@ def _computed_target(word: str, guard: Guard, how: str) -> None:
     raise _FoundError(near[0] if near else word, how + ", a path the line computes", unsure=True)
 
 
+def _open_target(word: str, cwd: str | None, guard: Guard, how: str) -> None:
+    """A write to a word with parts known only when it runs (``> zz.pth$x``, ``cp t
+    ../hw/bin/hookwise$(true)``): each part may be empty or, where the line does not
+    choose it, any text, so the word may name every path its known parts allow (red team
+    s35 D). Unverifiable where the plain path (every part empty) is protected, or where a
+    protected file or directory fits the known parts with the rest filled by anything."""
+    if "$" not in word and "`" not in word:
+        return
+    from hookwise.shell import open_words  # (cold: such a word)
+
+    if not open_words.is_open(word):
+        return
+    plain = open_words.emptied(word)
+    for path in _expand(plain, cwd, guard.home, guard.made) if plain else []:
+        hit = guard.protected(path)
+        if hit:
+            raise _FoundError(hit, how + ", with its parts known only when it runs empty",
+                              unsure=True)  # fmt: skip
+    hit = open_words.fits(word, guard.concrete, cwd or "", guard.home)
+    if hit is not None:
+        raise _FoundError(hit, how + ", a path whose parts are known only when it runs",
+                          unsure=True)  # fmt: skip
+
+
 def _choices(cmd: Command, word: str) -> list[str]:
     """The words a loop's ``"$f.orig"`` stands for (Command.choices: each name or pattern
     of ``for f in *.txt``), else ``word`` itself."""
@@ -1020,6 +1044,7 @@ def _check_target(
     """One target of a writer (``how``: tree, fills, marked, picked; _check_command)."""
     tree, fills, marked, picked = how
     _unresolved(word, cwd, guard.home, marked, f"`{name}` changes {word}")
+    _open_target(word, cwd, guard, f"`{name}` changes {word}")
     if _computed_word(cmd, word):
         _computed_target(word, guard, f"`{name}` changes {word}")
     for path in _expand(word, cwd, guard.home, guard.made):
@@ -1080,6 +1105,7 @@ def _check_command(
     how = "redirects output to" if cmd.argv else "writes"
     for target in cmd.writes:
         _unresolved(target, cwd, home, marked, f"{how} {target}")
+        _open_target(target, cwd, guard, f"{how} {target}")
         for path in _expand(target, cwd, home, guard.made):
             hit = guard.protected(path)
             if hit:

@@ -1,0 +1,147 @@
+"""Red team s35 class D (corpus/redteam_s35_open.tsv): an unset or empty expansion glued
+into a path (``cat ~/.netrc${x}``, ``> …/zz.pth$x``, ``cp t ../hw/bin/hookwise$(true)``).
+What the guard no longer assumes: that a word with a part known only when it runs names
+no file; in a fresh shell such a part is empty, so the word is judged as the path it
+then is (and the guard's places as every path its known parts allow with the rest any
+text within a name: shell/open_words.py, rules/maybe.could_be_path).
+
+Each row goes through the real hook of a fresh copy of the red team's fixture (the s33
+table test's machinery, reused), after doing its damage in real bash; invented variants
+of the class too, and friction twins that must stay allowed."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from hookwise.shell import open_words
+from tests.policy.corpus_support import CORPUS
+from tests.policy.redteam_tree import ABSENT, GIT_ENV
+from tests.policy.test_redteam_s33_table import (  # the fixture, reused
+    LISTENER,
+    _bare_main,
+    _damage,
+    _files,
+    _hook,
+    _run,
+    fixture as fixture,
+    guards,
+)
+
+RED_ROOT = "/tmp/rt35s/work"
+# class L's (another helper's): unlink is no remover the rules know yet
+NOT_THIS_CLASS = {"unlink ../victim/sub/f${x}"}
+
+
+def _rows() -> list[Any]:
+    lines = (CORPUS / "redteam_s35_open.tsv").read_text(encoding="utf-8").splitlines()[1:]
+    rows = [line.split("\t") for line in lines if line.startswith("D")]
+    return [
+        pytest.param(
+            row[1],
+            id=f"D-{n:02d}",
+            marks=[pytest.mark.xfail(strict=True, reason="class L")]
+            if row[1] in NOT_THIS_CLASS
+            else [],
+        )
+        for n, row in enumerate(rows, 1)
+    ]
+
+
+def test_the_class_has_its_rows() -> None:
+    assert len(_rows()) == 39
+
+
+def _blocked_after_damage(command: str, fixture: dict[str, Any], damage: bool) -> None:
+    env, calls, work = fixture["env"], command.split(" ⟫ "), fixture["fresh"]()
+    port = LISTENER.rsplit(":", 1)[1]
+    decided = _hook(calls[0].replace(RED_ROOT, str(work)), work, env)
+    if damage and ":8145" not in command and port not in command:
+        before = {"bare": _bare_main(work), "guards": guards(work.parent),
+                  "hw": _files(work / "hw")}  # fmt: skip
+        output = ""
+        for call in calls:
+            done = _run(["bash", "-c", call.replace(RED_ROOT, str(work))], work / "proj",
+                        {**env, **GIT_ENV})  # fmt: skip
+            output += done.stdout + done.stderr
+        if not any(sign in output for sign in ABSENT):
+            assert _damage(work, output, before), (command, output[-2000:])
+    assert decided[0] in ("deny", "ask"), (command, decided)
+
+
+@pytest.mark.parametrize("command", _rows())
+def test_a_row_does_damage_and_its_first_call_is_stopped(
+    command: str, fixture: dict[str, Any]
+) -> None:
+    _blocked_after_damage(command, fixture, damage=True)
+
+
+VARIANTS = [
+    "cp README ../home/.local/bin/ba${x}sh",  # in the middle of a program's name
+    "echo x > ../hw/b${x}in/hookwise",  # in a directory of the hook's own code
+    'cat "$HOME/.aws/cred${y}entials"',  # $HOME known, the gap inside the name
+    'head -3 ~/.ssh/id_rsa"$2"',  # a positional parameter, quoted
+    "cp README ../home/.local/bin/s${1}h",  # a positional parameter in a program's name
+    "grep -h . ..${z}/home/.git-credentials",  # before a ..
+]
+
+
+@pytest.mark.parametrize("command", VARIANTS)
+def test_an_invented_variant_is_stopped(command: str, fixture: dict[str, Any]) -> None:
+    _blocked_after_damage(command, fixture, damage=True)
+
+
+# judged only: the directory does not exist, so bash does nothing (the guard cannot know)
+@pytest.mark.parametrize(
+    "command",
+    ["echo x > ../hw/lib/python3.11/site-pack${x}/zz.pth", "cp README ../home/.local/bin/ba${x}"],
+)
+def test_a_guard_place_its_known_parts_allow_is_unverifiable(
+    command: str, fixture: dict[str, Any]
+) -> None:
+    assert _hook(command, fixture["fresh"](), fixture["env"])[0] == "ask"
+
+
+FRICTION = [
+    'cat "${1:-README}"',  # a default that is a plain file (the red team's friction row)
+    "cat src/$name.py",
+    'echo x > "$TMPDIR/out.txt"',
+    'mkdir -p out && cp README "out/$name"',
+    'cp README "$HOME/bin/$tool"',
+    'mkdir -p out && cp README "out/copy$x.txt"',
+    "cat README$x",
+    'tee -a "$GITHUB_STEP_SUMMARY" < README',
+]
+
+
+@pytest.mark.parametrize("command", FRICTION)
+def test_an_everyday_word_with_an_unknown_part_is_allowed(
+    command: str, fixture: dict[str, Any]
+) -> None:
+    assert _hook(command, fixture["fresh"](), fixture["env"])[0] == "allow"
+
+
+_TEXT = st.text(alphabet="ab./~-_", max_size=6)
+_PIECE = st.sampled_from(["$x", "${x}", "$1", "$(true)", "`true`", "${x#y}", "$@"])
+
+
+@given(st.lists(st.one_of(_TEXT, _PIECE), min_size=1, max_size=6))
+def test_the_emptied_word_is_what_a_fresh_bash_makes(parts: list[str]) -> None:
+    import subprocess
+
+    word = "".join(parts)
+    done = subprocess.run(["bash", "-c", f"unset x; printf '%s' {word}"], capture_output=True,
+                          text=True, timeout=30, check=False)  # fmt: skip
+    if done.returncode == 0 and "~" not in word and not any(c in word for c in "*?["):
+        assert open_words.emptied(word) == done.stdout.replace("\n", ""), word
+
+
+@given(st.text(max_size=40))
+def test_pieces_take_any_text(word: str) -> None:
+    found = open_words.pieces(word)
+    assert all(isinstance(text, str) for text, _known in found)
+    open_words.shape(word)
+    open_words.emptied(word)
