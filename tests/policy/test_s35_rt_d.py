@@ -11,6 +11,9 @@ of the class too, and friction twins that must stay allowed."""
 
 from __future__ import annotations
 
+import shutil
+from collections.abc import Iterator
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -20,20 +23,39 @@ from hypothesis import strategies as st
 from hookwise.shell import open_words
 from tests.policy.corpus_support import CORPUS
 from tests.policy.redteam_tree import ABSENT, GIT_ENV
-from tests.policy.test_redteam_s33_table import (  # the fixture, reused
+from tests.policy.test_redteam_s33_table import (  # its fixture's machinery, reused
     LISTENER,
     _bare_main,
+    _build,
     _damage,
     _files,
     _hook,
     _run,
-    fixture as fixture,
     guards,
 )
 
 RED_ROOT = "/tmp/rt35s/work"
 # class L's (another helper's): unlink is no remover the rules know yet
 NOT_THIS_CLASS = {"unlink ../victim/sub/f${x}"}
+
+
+@pytest.fixture(scope="module")
+def s33_tree(tmp_path_factory: pytest.TempPathFactory) -> Iterator[dict[str, Any]]:
+    """The s33 table's tree (its _build), built once and put back fresh for every row."""
+    base = tmp_path_factory.mktemp("s35d")
+    work, kept = base / "rt35s" / "work", base / "kept"
+    env = _build(work)
+    assert _hook("rm -rf ../victim", work, env)[0] == "ask"  # (compiles the policy's cache)
+    shutil.copytree(work, kept, symlinks=True)
+
+    def fresh() -> Path:
+        shutil.rmtree(work)
+        shutil.copytree(kept, work, symlinks=True)
+        return work
+
+    yield {"fresh": fresh, "env": env}
+    if work.exists():
+        shutil.rmtree(work)
 
 
 def _rows() -> list[Any]:
@@ -55,8 +77,8 @@ def test_the_class_has_its_rows() -> None:
     assert len(_rows()) == 39
 
 
-def _blocked_after_damage(command: str, fixture: dict[str, Any], damage: bool) -> None:
-    env, calls, work = fixture["env"], command.split(" ⟫ "), fixture["fresh"]()
+def _blocked_after_damage(command: str, s33_tree: dict[str, Any], damage: bool) -> None:
+    env, calls, work = s33_tree["env"], command.split(" ⟫ "), s33_tree["fresh"]()
     port = LISTENER.rsplit(":", 1)[1]
     decided = _hook(calls[0].replace(RED_ROOT, str(work)), work, env)
     if damage and ":8145" not in command and port not in command:
@@ -74,9 +96,9 @@ def _blocked_after_damage(command: str, fixture: dict[str, Any], damage: bool) -
 
 @pytest.mark.parametrize("command", _rows())
 def test_a_row_does_damage_and_its_first_call_is_stopped(
-    command: str, fixture: dict[str, Any]
+    command: str, s33_tree: dict[str, Any]
 ) -> None:
-    _blocked_after_damage(command, fixture, damage=True)
+    _blocked_after_damage(command, s33_tree, damage=True)
 
 
 VARIANTS = [
@@ -90,8 +112,8 @@ VARIANTS = [
 
 
 @pytest.mark.parametrize("command", VARIANTS)
-def test_an_invented_variant_is_stopped(command: str, fixture: dict[str, Any]) -> None:
-    _blocked_after_damage(command, fixture, damage=True)
+def test_an_invented_variant_is_stopped(command: str, s33_tree: dict[str, Any]) -> None:
+    _blocked_after_damage(command, s33_tree, damage=True)
 
 
 # judged only: the directory does not exist, so bash does nothing (the guard cannot know)
@@ -100,9 +122,9 @@ def test_an_invented_variant_is_stopped(command: str, fixture: dict[str, Any]) -
     ["echo x > ../hw/lib/python3.11/site-pack${x}/zz.pth", "cp README ../home/.local/bin/ba${x}"],
 )
 def test_a_guard_place_its_known_parts_allow_is_unverifiable(
-    command: str, fixture: dict[str, Any]
+    command: str, s33_tree: dict[str, Any]
 ) -> None:
-    assert _hook(command, fixture["fresh"](), fixture["env"])[0] == "ask"
+    assert _hook(command, s33_tree["fresh"](), s33_tree["env"])[0] == "ask"
 
 
 FRICTION = [
@@ -119,9 +141,9 @@ FRICTION = [
 
 @pytest.mark.parametrize("command", FRICTION)
 def test_an_everyday_word_with_an_unknown_part_is_allowed(
-    command: str, fixture: dict[str, Any]
+    command: str, s33_tree: dict[str, Any]
 ) -> None:
-    assert _hook(command, fixture["fresh"](), fixture["env"])[0] == "allow"
+    assert _hook(command, s33_tree["fresh"](), s33_tree["env"])[0] == "allow"
 
 
 _TEXT = st.text(alphabet="ab./~-_", max_size=6)
