@@ -1018,7 +1018,15 @@ def command_dirs(
     # CDPATH=/ cd etc goes to /etc (on the line, or inherited), OLDPWD: cd - goes back
     cdpath = any(entry not in ("", ".") for entry in (cdpath_env or "").split(":"))
     home_set = False  # HOME=x; cd goes to x (red team s27 C)
+    # the subshells entered, with where the line was then: a cd in ``( ... )`` or in a
+    # pipeline's part ends with it (red team s35 J: ``(cd t && ...) | (cd ../bin && cpio
+    # -id)`` extracts into ../bin from the project, not from t)
+    entered: list[tuple[int, str | None, bool]] = []
     for cmd in commands:
+        group = getattr(cmd, "group", ())
+        while entered and tuple(e[0] for e in entered) != group[: len(entered)]:
+            _, where, picked = entered.pop()
+        entered += [(g, where, picked) for g in group[len(entered) :]]
         home_set = (
             home_set
             or "HOME" in cmd.assigned
