@@ -1226,6 +1226,11 @@ def _check_command(
         return  # what -exec runs is a command of its own, checked as one
     if name in _TREE_COPIERS and len(positional) >= 2:
         _shell_plants(name, argv, positional, cwd, guard)
+    if targets and name in _BACKERS:  # -b: the replaced file kept as NAME + suffix
+        from hookwise.shell.written import backup_suffixes  # (loaded with the parser)
+
+        suffixes = backup_suffixes(name, argv, cmd.env)
+        targets = [*targets, *(t + suffix for t in targets for suffix in suffixes)]
     if targets is not None:
         for target in targets:
             # an env file removed, moved away or chmodded sets nothing for a host to export
@@ -1255,6 +1260,8 @@ def _check_command(
             raise _FoundError("a protected file", f"`{name}` reads a script that names one")
 
 
+# programs that keep a file they replace under a name made with a suffix (written.py)
+_BACKERS = frozenset(["cp", "mv", "ln", "install"])
 # programs that copy or move a directory with every name under it (Guard.plants)
 _TREE_COPIERS = frozenset(["cp", "mv", "rsync"])
 
