@@ -575,3 +575,37 @@ def backup_suffixes(program: str, argv: list[str], env: dict[str, str]) -> list[
     if not on or control in ("none", "off"):
         return []
     return [UNKNOWN_SUFFIX if suffix is None else suffix, ".~${n}~"]
+
+
+def split_names(program: str, argv: list[str]) -> list[str]:
+    """The names split and csplit make, as words whose generated part is known only when
+    they run: the prefix, a suffix the program makes (letters, digits, hex, or
+    csplit's ``-b`` format, which may hold any text), then split's
+    ``--additional-suffix`` (red team s35 I: ``split -n l/8 -a1 README bin/bas`` writes
+    ``bin/bash``). shell/open_words.py reads them."""
+    if program not in ("split", "csplit"):
+        return []
+    prefix = _split_prefix(program, argv)
+    extra = ""
+    for index, word in enumerate(argv):
+        if word.startswith("--additional-suffix="):
+            extra = word.partition("=")[2]
+        elif word == "--additional-suffix" and index + 1 < len(argv):
+            extra = argv[index + 1]
+    return [prefix + "${n}" + extra]
+
+
+def _split_prefix(program: str, argv: list[str]) -> str:
+    prefix = ""
+    for index, word in enumerate(argv[:-1]):
+        if word in ("-f", "--prefix"):
+            prefix = argv[index + 1]
+    for word in argv:
+        if word.startswith("--prefix="):
+            prefix = word.partition("=")[2]
+        elif program == "csplit" and word.startswith("-f") and len(word) > 2:
+            prefix = word[2:]
+    if prefix or program == "csplit":
+        return prefix or _SPLITTERS[program]
+    found = _split_outputs(program, argv)
+    return found[0][:-2] if found else _SPLITTERS[program]

@@ -1258,6 +1258,11 @@ def _check_command(
     for text in cmd.stdin:
         if _has_marker(text):
             raise _FoundError("a protected file", f"`{name}` reads a script that names one")
+    if name in ("split", "csplit"):  # a prefix and a suffix the program makes
+        from hookwise.shell.written import split_names  # (loaded with the parser)
+
+        for word in split_names(name, argv):
+            _open_target(word, cwd, guard, f"`{name}` writes {word}")
 
 
 # programs that keep a file they replace under a name made with a suffix (written.py)
