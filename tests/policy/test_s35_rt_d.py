@@ -3,7 +3,7 @@ into a path (``cat ~/.netrc${x}``, ``> …/zz.pth$x``, ``cp t ../hw/bin/hookwise
 What the guard no longer assumes: that a word with a part known only when it runs names
 no file; in a fresh shell such a part is empty, so the word is judged as the path it
 then is (and the guard's places as every path its known parts allow with the rest any
-text within a name: shell/open_words.py, rules/maybe.could_be_path).
+text within a name: shell/commands/open_words.py, rules/maybe.could_be_path).
 
 Each row goes through the real hook of a fresh copy of the red team's fixture (the s33
 table test's machinery, reused), after doing its damage in real bash; invented variants
@@ -20,7 +20,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from hookwise.shell import open_words
+from hookwise.shell.commands import open_words
 from tests.policy.corpus_support import CORPUS
 from tests.policy.redteam_tree import ABSENT, GIT_ENV
 from tests.policy.test_redteam_s33_table import (  # its fixture's machinery, reused

@@ -491,10 +491,10 @@ class PathRef:
 
 def _open_shape(word: str) -> tuple[tuple[str, ...], ...] | None:
     """The shape of a word with parts known only when it runs that the parser left
-    unshaped (a redirection's target, a program's reading): shell/open_words.py."""
+    unshaped (a redirection's target, a program's reading): shell/commands/open_words.py."""
     if "$" not in word and "`" not in word:
         return None
-    from hookwise.shell import open_words  # (cold: such a word)
+    from hookwise.shell.commands import open_words  # (cold: such a word)
 
     return open_words.shape(word) if open_words.is_open(word) else None
 

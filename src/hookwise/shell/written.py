@@ -535,7 +535,7 @@ def loads_library(command: Any, script: Any) -> str | None:
 _BACKERS = frozenset(["cp", "mv", "ln", "install"])
 _SHORT_VALUED = {"cp": "St", "mv": "St", "ln": "St", "install": "Stmog"}
 # a suffix known only when it runs (from the environment, or set elsewhere on the line):
-# any text (shell/open_words.py reads the word)
+# any text (shell/commands/open_words.py reads the word)
 UNKNOWN_SUFFIX = "${SIMPLE_BACKUP_SUFFIX}"
 
 
@@ -582,7 +582,7 @@ def split_names(program: str, argv: list[str]) -> list[str]:
     they run: the prefix, a suffix the program makes (letters, digits, hex, or
     csplit's ``-b`` format, which may hold any text), then split's
     ``--additional-suffix`` (red team s35 I: ``split -n l/8 -a1 README bin/bas`` writes
-    ``bin/bash``). shell/open_words.py reads them."""
+    ``bin/bash``). shell/commands/open_words.py reads them."""
     if program not in ("split", "csplit"):
         return []
     prefix = _split_prefix(program, argv)

@@ -343,7 +343,7 @@ def could_be_path(compiled_entry: tuple[Any, bool, bool], ref: Any, cwd: str, ho
     ``.ne${x}trc``) is unset in a fresh shell: the word is judged with it empty, as the
     path it then is (red team s35 D); what else it holds is the environment's, not the
     line's choice, and alone (``$DIR``, ``"$f"``) not guessed at."""
-    from hookwise.shell.open_words import names_something
+    from hookwise.shell.commands.open_words import names_something
 
     shape = getattr(ref, "shape", None)
     raw = getattr(ref, "raw", "")
@@ -733,3 +733,54 @@ def could_be_file(spec: dict[str, Any], ref: Any, ev: Any, any_path: Callable[..
     if spec["exclude"] and any_path(spec["exclude"], ref):
         return False
     return any(could_be_path(entry, ref, ev.shell_cwd, home) for entry in spec["globs"])
+
+
+# ------------------------------------------------------------ the guard's places
+
+
+def anchored(
+    found: tuple[tuple[str, ...], ...], cwd: str, home: str
+) -> tuple[tuple[str, ...], ...]:
+    """The shape as an absolute path: a known head under ``~/`` or relative is placed
+    (``..`` in its directory part taken lexically); an unknown head stays any text."""
+    if not found or found[0][0] != "L":
+        return found
+    head = found[0][1]
+    if head == "~" or head.startswith("~/"):
+        head = home + head[1:]
+    elif not head.startswith("/"):
+        head = cwd.rstrip("/") + "/" + head
+    from hookwise.policy import os_lite
+
+    cut = head.rfind("/")
+    folder = os_lite.normpath(head[: cut + 1] or "/")
+    head = folder.rstrip("/") + "/" + head[cut + 1 :]
+    return (("L", head), *found[1:])
+
+
+def fits(word: str, places: list[str], cwd: str, home: str) -> str | None:
+    """The first of ``places`` (absolute files or directories) the word may name with
+    its unknown parts filled by text within a name (a value the line does not choose:
+    ``../home/.local/bin/ba${x}``, ``site-pack$x/zz.pth``), or a path under it. The
+    known parts must name something, and in the last name too (``"$f"``, ``$DIR/$n``:
+    the user's own choice, not guessed at)."""
+    if home and word.startswith(("$HOME/", "${HOME}/")):
+        word = "~" + word[word.index("/") :]
+    from hookwise.shell.commands.open_words import names_something, shape
+
+    found = shape(word, ("N",))
+    cut = max((k for k, t in enumerate(found) if t[0] == "L" and "/" in t[1]), default=-1)
+    name = [t[1].rsplit("/", 1)[-1] if k == cut else t[1] for k, t in enumerate(found)
+            if k >= cut and t[0] == "L"]  # fmt: skip
+    if not names_something(found) or not "".join(name):
+        return None
+    import os
+
+    placed = anchored(found if found[0][0] == "L" else (("L", ""), *found), cwd, home)
+    for place in places:
+        compiled: list[list[tuple[str, ...]]] = [[("L", place)]]
+        if os.path.isdir(place) and found[0][0] == "L":
+            compiled.append([("L", place.rstrip("/") + "/"), ("**",)])
+        if overlap(compiled, placed):
+            return place
+    return None

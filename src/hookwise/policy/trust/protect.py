@@ -1012,7 +1012,7 @@ def _open_target(word: str, cwd: str | None, guard: Guard, how: str) -> None:
     protected file or directory fits the known parts with the rest filled by anything."""
     if "$" not in word and "`" not in word:
         return
-    from hookwise.shell import open_words  # (cold: such a word)
+    from hookwise.shell.commands import open_words  # (cold: such a word)
 
     if not open_words.is_open(word):
         return
@@ -1022,7 +1022,9 @@ def _open_target(word: str, cwd: str | None, guard: Guard, how: str) -> None:
         if hit:
             raise _FoundError(hit, how + ", with its parts known only when it runs empty",
                               unsure=True)  # fmt: skip
-    hit = open_words.fits(word, guard.concrete, cwd or "", guard.home)
+    from hookwise.policy.rules.maybe import fits  # (cold, as open_words)
+
+    hit = fits(word, guard.concrete, cwd or "", guard.home)
     if hit is not None:
         raise _FoundError(hit, how + ", a path whose parts are known only when it runs",
                           unsure=True)  # fmt: skip

@@ -13,8 +13,6 @@ Cold: imported only for a word holding ``$`` or a backquote. Standard library on
 
 from __future__ import annotations
 
-import os.path
-
 Shape = tuple[tuple[str, ...], ...]
 
 _SPECIAL = frozenset("@*#?$!-0123456789")
@@ -164,45 +162,3 @@ def names_something(found: Shape) -> bool:
     ``.``): ``$x.env``, ``~/.netrc$x``, not ``$DIR/`` or ``"$f"`` (a word wholly the
     environment's is the user's own choice, not the line's)."""
     return any(token[0] == "L" and token[1].strip("/.") for token in found)
-
-
-def anchored(found: Shape, cwd: str, home: str) -> Shape:
-    """The shape as an absolute path: a known head under ``~/`` or relative is placed
-    (``..`` in its directory part taken lexically); an unknown head stays any text."""
-    if not found or found[0][0] != "L":
-        return found
-    head = found[0][1]
-    if head == "~" or head.startswith("~/"):
-        head = home + head[1:]
-    elif not head.startswith("/"):
-        head = cwd.rstrip("/") + "/" + head
-    cut = head.rfind("/")
-    folder = os.path.normpath(head[: cut + 1] or "/")
-    head = folder.rstrip("/") + "/" + head[cut + 1 :]
-    return (("L", head), *found[1:])
-
-
-def fits(word: str, places: list[str], cwd: str, home: str) -> str | None:
-    """The first of ``places`` (absolute files or directories) the word may name with
-    its unknown parts filled by text within a name (a value the line does not choose:
-    ``../home/.local/bin/ba${x}``, ``site-pack$x/zz.pth``), or a path under it. The
-    known parts must name something, and in the last name too (``"$f"``, ``$DIR/$n``:
-    the user's own choice, not guessed at)."""
-    if home and word.startswith(("$HOME/", "${HOME}/")):
-        word = "~" + word[word.index("/") :]
-    found = shape(word, ("N",))
-    cut = max((k for k, t in enumerate(found) if t[0] == "L" and "/" in t[1]), default=-1)
-    name = [t[1].rsplit("/", 1)[-1] if k == cut else t[1] for k, t in enumerate(found)
-            if k >= cut and t[0] == "L"]  # fmt: skip
-    if not names_something(found) or not "".join(name):
-        return None
-    from hookwise.policy.rules.maybe import overlap  # (cold, like this module)
-
-    placed = anchored(found if found[0][0] == "L" else (("L", ""), *found), cwd, home)
-    for place in places:
-        compiled: list[list[tuple[str, ...]]] = [[("L", place)]]
-        if os.path.isdir(place) and found[0][0] == "L":
-            compiled.append([("L", place.rstrip("/") + "/"), ("**",)])
-        if overlap(compiled, placed):
-            return place
-    return None
