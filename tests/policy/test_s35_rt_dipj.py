@@ -1,9 +1,17 @@
-"""Red team s35 class D (corpus/redteam_s35_open.tsv): an unset or empty expansion glued
-into a path (``cat ~/.netrc${x}``, ``> …/zz.pth$x``, ``cp t ../hw/bin/hookwise$(true)``).
-What the guard no longer assumes: that a word with a part known only when it runs names
-no file; in a fresh shell such a part is empty, so the word is judged as the path it
-then is (and the guard's places as every path its known parts allow with the rest any
-text within a name: shell/commands/open_words.py, rules/maybe.could_be_path).
+"""Red team s35 classes D, I, P, J (corpus/redteam_s35_open.tsv): names with parts the
+guard does not know. What the guard no longer assumes:
+
+- D: that a word with a part known only when it runs (``~/.netrc${x}``, ``zz.pth$1``,
+  ``hookwise$(true)``) names no file: in a fresh shell that part is empty, so the word is
+  judged as the path it then is, and for the guard's places as every path its known parts
+  allow with the rest any text within a name (shell/commands/open_words.py,
+  rules/maybe.could_be_path and fits);
+- I: that split/csplit write only the names it can list: they write a prefix plus a
+  suffix they make, any text (written.split_names);
+- P: that cp/mv/ln/install with backups write only their target: the replaced file is
+  kept as target + suffix (written.backup_suffixes);
+- J: that a cd in a subshell lasts past it: ``(cd t && ...) | (cd DIR && cpio -id)``
+  extracts into DIR from where the line stands (Command.group, canonical.command_dirs).
 
 Each row goes through the real hook of a fresh copy of the red team's fixture (the s33
 table test's machinery, reused), after doing its damage in real bash; invented variants
@@ -60,11 +68,11 @@ def s33_tree(tmp_path_factory: pytest.TempPathFactory) -> Iterator[dict[str, Any
 
 def _rows() -> list[Any]:
     lines = (CORPUS / "redteam_s35_open.tsv").read_text(encoding="utf-8").splitlines()[1:]
-    rows = [line.split("\t") for line in lines if line.startswith("D")]
+    rows = [line.split("\t") for line in lines if line[:1] in "DIPJ"]
     return [
         pytest.param(
             row[1],
-            id=f"D-{n:02d}",
+            id=f"{row[0][0]}-{n:02d}",
             marks=[pytest.mark.xfail(strict=True, reason="class L")]
             if row[1] in NOT_THIS_CLASS
             else [],
@@ -73,8 +81,8 @@ def _rows() -> list[Any]:
     ]
 
 
-def test_the_class_has_its_rows() -> None:
-    assert len(_rows()) == 39
+def test_the_classes_have_their_rows() -> None:
+    assert len(_rows()) == 39 + 2 + 7 + 1
 
 
 def _blocked_after_damage(command: str, s33_tree: dict[str, Any], damage: bool) -> None:
@@ -108,6 +116,18 @@ VARIANTS = [
     'head -3 ~/.ssh/id_rsa"$2"',  # a positional parameter, quoted
     "cp README ../home/.local/bin/s${1}h",  # a positional parameter in a program's name
     "grep -h . ..${z}/home/.git-credentials",  # before a ..
+    # I: other spellings of a prefix and a made suffix
+    "split -n 1 -a 1 --additional-suffix=sh README ../home/.local/bin/b",  # b + a + sh
+    "csplit --prefix=../home/.local/bin/s -b h%.0d README 1",
+    "split -n l/8 -a1 -- README ../home/.local/bin/bas",
+    # P: the suffix attached, set for the line, or given through the environment
+    "echo x > ../home/.local/bin/bas && cp -bSh README ../home/.local/bin/bas",
+    "echo x > ../home/.local/bin/bas && export SIMPLE_BACKUP_SUFFIX=h && cp -b README ../home/.local/bin/bas",
+    "echo x > ../home/.local/bin/s && install --suffix h --backup=simple README ../home/.local/bin/s",
+    # J: other extractors and shapes of the subshell
+    "mkdir -p t && cp README t/bash && (cd t && tar -cf - bash) | (cd ../home/.local/bin; tar -xf -)",
+    "mkdir -p t && cp README t/bash && (cd t; echo bash | cpio -o) > /tmp/s35d.cpio; (cd t); cd ../home/.local/bin && cpio -id < /tmp/s35d.cpio",
+    "mkdir -p t && cp README t/bash && (cd t && echo bash | cpio -o) | (cd ../home/.local/bin && cpio -idu)",
 ]
 
 
@@ -136,6 +156,15 @@ FRICTION = [
     'mkdir -p out && cp README "out/copy$x.txt"',
     "cat README$x",
     'tee -a "$GITHUB_STEP_SUMMARY" < README',
+    # I, P, J twins: the same programs on the project's own files
+    "split -l 100 README part_",
+    "csplit -s README 1",
+    "split -b 1M --additional-suffix=.txt README out_",
+    "cp -b README src/app.py",
+    "mv --backup=numbered README README.md",
+    "install -m 644 -b README docs.txt",
+    "mkdir -p t && (cd t && touch a) && ls t",
+    "mkdir -p build && (cd build && echo ok) | cat",
 ]
 
 
