@@ -493,6 +493,8 @@ def plain_name(piece: str) -> str | None:
 
 
 Shape = tuple[tuple[str, ...], ...]
+# the token of ``$!``: a number, the pid of a job the line itself started
+OWN_JOB = ("D", "!")
 
 
 def piece_token(piece: str, assigned: Callable[[str], Shape | None]) -> Shape:
@@ -510,7 +512,7 @@ def piece_token(piece: str, assigned: Callable[[str], Shape | None]) -> Shape:
             return found  # ${DIRSTACK[1]} after pushd: a directory the line chose
         return _substitution_tokens(piece)
     if name in _DIGIT_NAMES:
-        return (("D",),)
+        return (OWN_JOB,) if name == "!" else (("D",),)  # ($!: process_targets.own_job)
     found = assigned(name)
     if found is not None:
         return found
@@ -601,6 +603,9 @@ def value_shape(parts: list[str], marks: tuple[tuple[int, int], ...]) -> Shape:
             piece = piece[skip - start :]  # noqa: PLW2901 - the value part of the word
         if index in kinds:
             named = plain_name(piece)  # p=$PWD, p=$(pwd) (the parser reads it as $PWD)
+            if named == "!":  # pid=$!: the line's own last job (process_targets.own_job)
+                out.append(OWN_JOB)
+                continue
             out.extend((("/",),) if named in _PATH_NAMES else _substitution_tokens(piece))
         elif piece:
             if out and out[-1][0] == "L":
@@ -841,6 +846,7 @@ def record_word(word: Any, script: Any, certain: bool) -> None:
     name, _, value = word.value.partition("=")
     if name.endswith("+"):  # x+=y: appends to a value, known here or not
         record(script, name[:-1], None, False)
+        script.vars.hints[(script.scope, name[:-1])] = (("*",),)  # (what it was, and more)
         return
     if word.array is not None:
         # an element `[i]=v` sets index i (`a=([0]=-rf)`): not read here, so unknown
@@ -852,20 +858,13 @@ def record_word(word: Any, script: Any, certain: bool) -> None:
         record(script, name, items, certain)
         return
     known = value if not word.dynamic else _home_value(word, script)
-    if (
-        word.dynamic
-        and word.parts is not None
-        and len(word.marks) == 1
-        and "".join(word.parts) in (name + "=$!", name + "=${!}")
-    ):
-        # pid=$!: the pid of the line's own last job, which ``kill "$pid"`` then signals
-        # as ``kill $!`` does (process_targets: a job the line started)
-        known = "$!"
     record(script, name, known, certain)
     if known is None and word.parts is not None:
         hint = value_shape(word.parts, word.marks)
     else:
         hint = (("*",),)
+    if not certain and OWN_JOB in hint:
+        hint = (("*",),)  # (pid=$! & ...: set in a job of its own, or maybe not at all)
     key = (script.scope, name)
     hints = script.vars.hints
     hints[key] = hint if hints.get(key, hint) == hint else (("*",),)
