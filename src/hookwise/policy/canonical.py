@@ -496,7 +496,8 @@ def _open_shape(word: str) -> tuple[tuple[str, ...], ...] | None:
         return None
     from hookwise.shell.commands import open_words  # (cold: such a word)
 
-    return open_words.shape(word) if open_words.is_open(word) else None
+    # (as a value of the environment's: judged with it empty, rules/maybe.could_be_path)
+    return open_words.shape(word, ("E",)) if open_words.is_open(word) else None
 
 
 def resolve_path(raw: str, cwd: str, home: str, dynamic: bool = False) -> PathRef:
@@ -1527,7 +1528,7 @@ class Event:
                             if shapes is not None and ref.absolute is None and at in shapes:
                                 # curl -d @"$x": the file is what the value can be
                                 ref.shape = _tail_shape(shapes[at], len(word) - len(inner))
-                            if ref.shape is None and ref.absolute is None:
+                            if ref.shape is None and ref.absolute is None and dynamic:
                                 ref.shape = _open_shape(inner)
                             ref.command = index
                             # @~/.a*/c* as xargs -I puts a pattern's item: what it matches
@@ -1560,8 +1561,8 @@ class Event:
                     if shapes is not None and (ref.absolute is None or at in globs):
                         # (~/*/x under dotglob: a pattern known by its frame, s29 E)
                         ref.shape = shapes.get(at)
-                    if ref.shape is None and ref.absolute is None:
-                        ref.shape = _open_shape(word)
+                    if ref.shape is None and ref.absolute is None and (dynamic or cmd.origin):
+                        ref.shape = _open_shape(word)  # (a program's reading: its words')
                     if chosen[index] and ref.shape is None and not dynamic:
                         ref.shape = _under_unknown_dir(word, at in globs)
                     ref.pattern = at in globs

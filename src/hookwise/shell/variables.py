@@ -537,7 +537,7 @@ def _environment_default(piece: str, assigned: Callable[[str], Shape | None]) ->
     if not name or not (name.isidentifier() or name.isdigit()) or line_set(name):
         return False
     default = rest[2:] if rest.startswith(":-") else rest[1:] if rest.startswith("-") else None
-    if default is None or any(c in default for c in "$`\\'\"{}"):
+    if default is None or default[:1] == "-" or any(c in default for c in "$`\\'\"{}"):
         return False
     return assigned(name) is None
 
