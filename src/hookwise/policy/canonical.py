@@ -489,6 +489,17 @@ class PathRef:
         return f"PathRef({self.raw!r}, abs={self.absolute!r}, rel={self.relative!r})"
 
 
+def _open_shape(word: str) -> tuple[tuple[str, ...], ...] | None:
+    """The shape of a word with parts known only when it runs that the parser left
+    unshaped (a redirection's target, a program's reading): shell/commands/open_words.py."""
+    if "$" not in word and "`" not in word:
+        return None
+    from hookwise.shell.commands import open_words  # (cold: such a word)
+
+    # (as a value of the environment's: judged with it empty, rules/maybe.could_be_path)
+    return open_words.shape(word, ("E",)) if open_words.is_open(word) else None
+
+
 def resolve_path(raw: str, cwd: str, home: str, dynamic: bool = False) -> PathRef:
     """Resolve ``raw`` against ``cwd`` (``~`` and ``$HOME`` expanded; other $... unknown)."""
     text = _proc_link(raw, cwd) if raw.startswith("/proc/") else None
@@ -514,6 +525,10 @@ def resolve_path(raw: str, cwd: str, home: str, dynamic: bool = False) -> PathRe
     elif (text.startswith(("$PWD/", "${PWD}/")) or text in ("$PWD", "${PWD}")) and cwd:
         text = cwd + text[text.index("}") + 1 if text.startswith("${") else 4 :]
     elif dynamic or "$" in text or "`" in text:
+        return PathRef(raw, None, None)
+    if dynamic and ("$" in text or "`" in text):
+        # ~/.netrc$(true), $PWD/.env$x: the rest holds a part known only when it runs (its
+        # shape is judged: rules/maybe.py), never a file named with the `$` in it (s35 D)
         return PathRef(raw, None, None)
     return _physical(_anchored(raw, text, cwd), text, cwd)
 
@@ -1011,7 +1026,15 @@ def command_dirs(
     # CDPATH=/ cd etc goes to /etc (on the line, or inherited), OLDPWD: cd - goes back
     cdpath = any(entry not in ("", ".") for entry in (cdpath_env or "").split(":"))
     home_set = False  # HOME=x; cd goes to x (red team s27 C)
+    # the subshells entered, with where the line was then: a cd in ``( ... )`` or in a
+    # pipeline's part ends with it (red team s35 J: ``(cd t && ...) | (cd ../bin && cpio
+    # -id)`` extracts into ../bin from the project, not from t)
+    entered: list[tuple[int, str | None, bool]] = []
     for cmd in commands:
+        group = getattr(cmd, "group", ())
+        while entered and tuple(e[0] for e in entered) != group[: len(entered)]:
+            _, where, picked = entered.pop()
+        entered += [(g, where, picked) for g in group[len(entered) :]]
         home_set = (
             home_set
             or "HOME" in cmd.assigned
@@ -1512,6 +1535,8 @@ class Event:
                             if shapes is not None and ref.absolute is None and at in shapes:
                                 # curl -d @"$x": the file is what the value can be
                                 ref.shape = _tail_shape(shapes[at], len(word) - len(inner))
+                            if ref.shape is None and ref.absolute is None and dynamic:
+                                ref.shape = _open_shape(inner)
                             ref.command = index
                             # @~/.a*/c* as xargs -I puts a pattern's item: what it matches
                             ref.pattern = at in globs and any(c in inner for c in "*?[")
@@ -1543,6 +1568,8 @@ class Event:
                     if shapes is not None and (ref.absolute is None or at in globs):
                         # (~/*/x under dotglob: a pattern known by its frame, s29 E)
                         ref.shape = shapes.get(at)
+                    if ref.shape is None and ref.absolute is None and (dynamic or cmd.origin):
+                        ref.shape = _open_shape(word)  # (a program's reading: its words')
                     if chosen[index] and ref.shape is None and not dynamic:
                         ref.shape = _under_unknown_dir(word, at in globs)
                     ref.pattern = at in globs
@@ -1573,6 +1600,8 @@ class Event:
                     ref = resolve_path(target, where or "", home, where is None)
                     if chosen[index]:
                         ref.shape = _under_unknown_dir(target)
+                    elif ref.absolute is None:
+                        ref.shape = _open_shape(target)
                     ref.relative = _relative(ref.absolute, self.cwd)
                     ref.command = index
                     ref.redirect = True

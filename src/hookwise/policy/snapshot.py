@@ -94,6 +94,7 @@ ON_DEMAND = (
     "hookwise.shell.commands.operands",
     "hookwise.shell.commands.plus_refs",
     "hookwise.shell.commands.build_files",
+    "hookwise.shell.commands.open_words",
     "hookwise.policy.rules.maybe",
     "hookwise.policy.rules.trees",
     "hookwise.policy.rules.kept",

@@ -74,6 +74,7 @@ class Command:
         "dynamic",
         "env",
         "globs",
+        "group",
         "kept",
         "options",
         "origin",
@@ -123,6 +124,7 @@ class Command:
         self.origin = ""  # what a derived command stands for ("find -delete", "python -c")
         self.piped_from: Command | None = None  # the command whose stdout is this one's stdin
         self.chdir: str | None = None  # where a wrapper runs it (env -C DIR, sudo -D DIR)
+        self.group: tuple[int, ...] = ()  # the subshells it runs in (Script.groups)
         self.assigned: list[str] = []  # variables set for it (X=1 cmd, env X=1, export X=1)
         self.env: dict[str, str] = {}  # their values, as written
         self.quoted_program = False  # the program's word had quotes (no glob, no alias)
@@ -195,6 +197,8 @@ class Script:
         "git_unresolved",
         "globopts",
         "globs_named",
+        "group_count",
+        "groups",
         "home",
         "loaded",
         "overall",
@@ -265,6 +269,10 @@ class Script:
         self.certain = False
         self.deferred = False  # the command is in a function body (its $1... are its args)
         self.end = 0
+        # the subshells (``( ... )``, a pipeline's parts) the command being added runs in,
+        # innermost last, by number: a ``cd`` there ends with them (canonical.command_dirs)
+        self.groups: list[int] = []
+        self.group_count = 0
         self.positional: list[str] | None = None
 
     @property
@@ -1202,6 +1210,7 @@ def _parse(text: str, depth: int, script: Script) -> None:
         text = text.replace("$\\\n", "$")
     scanner = _Scanner(text, depth, script)
     tokens = scanner.tokens()
+    mark = len(script.groups)
     words: list[_Word] = []
     redirects: list[str] = []
     writes: list[str] = []
@@ -1227,6 +1236,7 @@ def _parse(text: str, depth: int, script: Script) -> None:
     def finish(op: str | None) -> None:
         nonlocal first, last, previous
         added: Command | None = None
+        element = 0
         if words or redirects or stdin:
             script.certain = (
                 script.anchor is None
@@ -1240,6 +1250,10 @@ def _parse(text: str, depth: int, script: Script) -> None:
             )
             script.end = last if script.anchor is None else script.anchor
             script.deferred = bool(bodies)
+            if op in ("|", "|&") or piped:  # a pipeline's part runs in a subshell of its own
+                script.group_count += 1
+                script.groups.append(script.group_count)
+                element = len(script.groups)
             added = _add_command(
                 text[first:last],
                 words,
@@ -1256,6 +1270,8 @@ def _parse(text: str, depth: int, script: Script) -> None:
             previous = added
         for source in reads:  # `< file` is read, whoever gets it (while read ...; done < f)
             _inner_argv(["cat", source], depth, script, text[first:last], "input redirection")
+        if element:
+            del script.groups[element - 1 :]
         words.clear()
         redirects.clear()
         writes.clear()
@@ -1302,8 +1318,12 @@ def _parse(text: str, depth: int, script: Script) -> None:
                 script.concurrent = True
             if cases == 0 and payload == "(":
                 nest += 1
+                script.group_count += 1
+                script.groups.append(script.group_count)
             elif cases == 0 and payload == ")":
                 nest = max(nest - 1, 0)
+                if script.groups:
+                    script.groups.pop()
                 while bodies and nest <= bodies[-1]:
                     bodies.pop()
             piped = payload in ("|", "|&")
@@ -1391,6 +1411,7 @@ def _parse(text: str, depth: int, script: Script) -> None:
     if pending_redir is not None:
         scanner.incomplete(f"redirection {pending_redir!r} without a target")
     finish(None)
+    del script.groups[mark:]  # (an unclosed ``(`` ends with the text)
     saved = script.anchor
     for nested, at in scanner.nested:
         if len(script.commands) >= MAX_COMMANDS:  # (a substitution past it runs too)
@@ -1401,7 +1422,10 @@ def _parse(text: str, depth: int, script: Script) -> None:
         # a command substitution runs where it stands, in a subshell: the values known
         # there are those of its place on the line
         script.anchor = saved if saved is not None else at
+        script.group_count += 1  # (a subshell of its own: its cd ends with it)
+        script.groups.append(script.group_count)
         _parse(nested, depth + 1, script)
+        del script.groups[mark:]
     script.anchor = saved
 
 
@@ -1872,6 +1896,7 @@ def _add_command(
         stdin=list(stdin),
     )
     command.piped_from = piped_from
+    command.group = tuple(script.groups)
     if prefix.xargs is not None and command.program != "rm":
         from hookwise.shell.xargs_input import find_walk
 

@@ -503,6 +503,8 @@ def piece_token(piece: str, assigned: Callable[[str], Shape | None]) -> Shape:
     if is_arithmetic(piece):
         return (("D",),)
     name = plain_name(piece)
+    if name is None and _environment_default(piece, assigned):
+        return (("E",),)  # ${1:-README}: the environment's value, or the default (s35)
     if name is None:
         head = piece[2:].split("[", 1)[0] if piece.startswith("${") and "[" in piece else ""
         found = assigned(head) if head.isidentifier() else None
@@ -519,6 +521,25 @@ def piece_token(piece: str, assigned: Callable[[str], Shape | None]) -> Shape:
     if name in _PATH_NAMES:
         return (("/",),)
     return (("E",),)
+
+
+def _environment_default(piece: str, assigned: Callable[[str], Shape | None]) -> bool:
+    """``${NAME:-TEXT}`` / ``${NAME-TEXT}`` of a name the line never assigns, with a
+    plain default: the environment's value or TEXT, which the path reader judges on its
+    own (canonical._with_defaults), not text the line computes."""
+    if not piece.startswith("${") or not piece.endswith("}"):
+        return False
+    body = piece[2:-1]
+    j = 0
+    while j < len(body) and (body[j].isalnum() or body[j] == "_"):
+        j += 1
+    name, rest = body[:j], body[j:]
+    if not name or not (name.isidentifier() or name.isdigit()) or line_set(name):
+        return False
+    default = rest[2:] if rest.startswith(":-") else rest[1:] if rest.startswith("-") else None
+    if default is None or default[:1] == "-" or any(c in default for c in "$`\\'\"{}"):
+        return False
+    return assigned(name) is None
 
 
 # commands whose output is a path the environment gives, whatever the line says: a new

@@ -541,3 +541,85 @@ def loads_library(command: Any, script: Any) -> str | None:
                 if name == key or (piece in _HERE and not folder) or name.rstrip("/") == folder:
                     return key
     return None
+
+
+# cp, mv, ln and install keep the file they replace under its name plus a suffix when
+# asked (-b, --backup[=CONTROL], -S/--suffix, which implies it): -S SUF, --suffix=SUF,
+# else SIMPLE_BACKUP_SUFFIX (default ``~``); numbered ones add ``.~N~``
+_BACKERS = frozenset(["cp", "mv", "ln", "install"])
+_SHORT_VALUED = {"cp": "St", "mv": "St", "ln": "St", "install": "Stmog"}
+# a suffix known only when it runs (from the environment, or set elsewhere on the line):
+# any text (shell/commands/open_words.py reads the word)
+UNKNOWN_SUFFIX = "${SIMPLE_BACKUP_SUFFIX}"
+
+
+def backup_suffixes(program: str, argv: list[str], env: dict[str, str]) -> list[str]:
+    """What the backups ``program`` makes add to a replaced file's name (red team s35 P:
+    ``cp -b -S h README bin/bas`` leaves the old ``bas`` as ``bas`` + ``h``): the suffix
+    given, or UNKNOWN_SUFFIX where only the environment says; ``.~${n}~`` for numbered
+    ones. ``env``: the variables set for the command itself. Empty: no backups."""
+    if program not in _BACKERS:
+        return []
+    on, suffix, control = False, env.get("SIMPLE_BACKUP_SUFFIX"), env.get("VERSION_CONTROL")
+    valued = _SHORT_VALUED[program]
+    words = argv[1:]
+    i = 0
+    while i < len(words):
+        word = words[i]
+        if word == "--":
+            break
+        if word == "--backup" or word.startswith("--backup="):
+            on, control = True, word[9:] or control
+        elif word in ("-S", "--suffix"):
+            on, suffix = True, words[i + 1] if i + 1 < len(words) else ""
+            i += 1
+        elif word.startswith("--suffix="):
+            on, suffix = True, word[9:]
+        elif word[:1] == "-" and word[:2] != "--":
+            for k, letter in enumerate(word[1:], start=1):
+                if letter == "b":
+                    on = True
+                elif letter == "S":
+                    on, suffix = True, word[k + 1 :] or (words[i + 1] if i + 1 < len(words) else "")
+                    i += 0 if word[k + 1 :] else 1
+                    break
+                elif letter in valued:
+                    break
+        i += 1
+    if not on or control in ("none", "off"):
+        return []
+    return [UNKNOWN_SUFFIX if suffix is None else suffix, ".~${n}~"]
+
+
+def split_names(program: str, argv: list[str]) -> list[str]:
+    """The names split and csplit make, as words whose generated part is known only when
+    they run: the prefix, a suffix the program makes (letters, digits, hex, or
+    csplit's ``-b`` format, which may hold any text), then split's
+    ``--additional-suffix`` (red team s35 I: ``split -n l/8 -a1 README bin/bas`` writes
+    ``bin/bash``). shell/commands/open_words.py reads them."""
+    if program not in ("split", "csplit"):
+        return []
+    prefix = _split_prefix(program, argv)
+    extra = ""
+    for index, word in enumerate(argv):
+        if word.startswith("--additional-suffix="):
+            extra = word.partition("=")[2]
+        elif word == "--additional-suffix" and index + 1 < len(argv):
+            extra = argv[index + 1]
+    return [prefix + "${n}" + extra]
+
+
+def _split_prefix(program: str, argv: list[str]) -> str:
+    prefix = ""
+    for index, word in enumerate(argv[:-1]):
+        if word in ("-f", "--prefix"):
+            prefix = argv[index + 1]
+    for word in argv:
+        if word.startswith("--prefix="):
+            prefix = word.partition("=")[2]
+        elif program == "csplit" and word.startswith("-f") and len(word) > 2:
+            prefix = word[2:]
+    if prefix or program == "csplit":
+        return prefix or _SPLITTERS[program]
+    found = _split_outputs(program, argv)
+    return found[0][:-2] if found else _SPLITTERS[program]

@@ -80,6 +80,8 @@ def _shape_atoms(shape: tuple[tuple[str, ...], ...]) -> list[Atom]:
             atoms += [(_char("-"), "opt"), (_digit, "one"), (_digit, "star")]
         elif kind in ("*", "/"):
             atoms.append((_any, "star"))
+        elif kind == "N":  # text within one name (an environment's value glued to it)
+            atoms.append((_not_slash, "star"))
     return atoms
 
 
@@ -336,8 +338,56 @@ _ANY_NAME = "q7-no-such-name"  # a name no protected glob spells out
 
 
 def could_be_path(compiled_entry: tuple[Any, bool, bool], ref: Any, cwd: str, home: str) -> bool:
-    """Whether a path known only when it runs could match a ``files`` glob entry."""
+    """Whether a path known only when it runs could match a ``files`` glob entry. A value
+    of the environment's glued to a name (``~/.netrc$x``, ``..${x}/home/.netrc``,
+    ``.ne${x}trc``) is unset in a fresh shell: the word is judged with it empty, as the
+    path it then is (red team s35 D); what else it holds is the environment's, not the
+    line's choice, and alone (``$DIR``, ``"$f"``) not guessed at."""
+    from hookwise.shell.commands.open_words import names_something
+
     shape = getattr(ref, "shape", None)
+    raw = getattr(ref, "raw", "")
+    if shape and shape[0] == ("/",) and raw.startswith(("$HOME/", "${HOME}/")) and home:
+        shape = _merged((("L", "~"), *shape[1:]))  # ("$HOME/.netrc$x": the hook's home)
+    if shape and ("E",) in shape and names_something(shape):
+        empty = _merged(tuple(t for t in shape if t != ("E",)))
+        if all(t[0] == "L" for t in empty):  # every part the environment's: one path
+            return _plain_path(compiled_entry, "".join(t[1] for t in empty), cwd, home)
+        shape = empty
+    return _could_be(compiled_entry, ref, shape, cwd, home)
+
+
+def _plain_path(compiled_entry: tuple[Any, bool, bool], text: str, cwd: str, home: str) -> bool:
+    """Whether the path ``text`` (as written: ``~/``, relative, ``..``) matches the entry."""
+    compiled, slashy, absolute = compiled_entry
+    if not text:
+        return False
+    if not slashy and not absolute:
+        return overlap(compiled, (("L", text.rstrip("/").rsplit("/", 1)[-1]),))
+    if text == "~" or text.startswith("~/"):
+        text = home + text[1:]
+    elif not text.startswith("/"):
+        text = cwd.rstrip("/") + "/" + text
+    if not absolute:
+        head = cwd.rstrip("/") + "/"
+        return any(h.startswith(head) and overlap(compiled, (("L", h[len(head) :]),))
+                   for h in _heads(text))  # fmt: skip
+    return any(overlap(compiled, (("L", h),)) for h in _heads(text))
+
+
+def _merged(shape: tuple[tuple[str, ...], ...]) -> tuple[tuple[str, ...], ...]:
+    out: list[tuple[str, ...]] = []
+    for token in shape:
+        if token[0] == "L" and out and out[-1][0] == "L":
+            out[-1] = ("L", out[-1][1] + token[1])
+        else:
+            out.append(token)
+    return tuple(out)
+
+
+def _could_be(
+    compiled_entry: tuple[Any, bool, bool], ref: Any, shape: Any, cwd: str, home: str
+) -> bool:
     if shape:
         from hookwise.shell.variables import past_parent
 
@@ -389,7 +439,7 @@ def could_be_path(compiled_entry: tuple[Any, bool, bool], ref: Any, cwd: str, ho
     last_slash = max((k for k, t in enumerate(tokens) if t[0] == "L" and "/" in t[1]), default=-1)
     known_name = last_slash >= 0 and all(t[0] == "L" for t in tokens[last_slash + 1 :])
     if known_name and not getattr(ref, "pattern", False):
-        if ("*",) not in tokens:
+        if ("*",) not in tokens and ("N",) not in tokens:
             return False
         # a directory made on the line ($(cd; pwd)/.aws/credentials) may be any one: its
         # literal tail is judged as any path's, but for DIR/** globs, whose names say
@@ -683,3 +733,54 @@ def could_be_file(spec: dict[str, Any], ref: Any, ev: Any, any_path: Callable[..
     if spec["exclude"] and any_path(spec["exclude"], ref):
         return False
     return any(could_be_path(entry, ref, ev.shell_cwd, home) for entry in spec["globs"])
+
+
+# ------------------------------------------------------------ the guard's places
+
+
+def anchored(
+    found: tuple[tuple[str, ...], ...], cwd: str, home: str
+) -> tuple[tuple[str, ...], ...]:
+    """The shape as an absolute path: a known head under ``~/`` or relative is placed
+    (``..`` in its directory part taken lexically); an unknown head stays any text."""
+    if not found or found[0][0] != "L":
+        return found
+    head = found[0][1]
+    if head == "~" or head.startswith("~/"):
+        head = home + head[1:]
+    elif not head.startswith("/"):
+        head = cwd.rstrip("/") + "/" + head
+    from hookwise.policy import os_lite
+
+    cut = head.rfind("/")
+    folder = os_lite.normpath(head[: cut + 1] or "/")
+    head = folder.rstrip("/") + "/" + head[cut + 1 :]
+    return (("L", head), *found[1:])
+
+
+def fits(word: str, places: list[str], cwd: str, home: str) -> str | None:
+    """The first of ``places`` (absolute files or directories) the word may name with
+    its unknown parts filled by text within a name (a value the line does not choose:
+    ``../home/.local/bin/ba${x}``, ``site-pack$x/zz.pth``), or a path under it. The
+    known parts must name something, and in the last name too (``"$f"``, ``$DIR/$n``:
+    the user's own choice, not guessed at)."""
+    if home and word.startswith(("$HOME/", "${HOME}/")):
+        word = "~" + word[word.index("/") :]
+    from hookwise.shell.commands.open_words import names_something, shape
+
+    found = shape(word, ("N",))
+    cut = max((k for k, t in enumerate(found) if t[0] == "L" and "/" in t[1]), default=-1)
+    name = [t[1].rsplit("/", 1)[-1] if k == cut else t[1] for k, t in enumerate(found)
+            if k >= cut and t[0] == "L"]  # fmt: skip
+    if not names_something(found) or not "".join(name):
+        return None
+    import os
+
+    placed = anchored(found if found[0][0] == "L" else (("L", ""), *found), cwd, home)
+    for place in places:
+        compiled: list[list[tuple[str, ...]]] = [[("L", place)]]
+        if os.path.isdir(place) and found[0][0] == "L":
+            compiled.append([("L", place.rstrip("/") + "/"), ("**",)])
+        if overlap(compiled, placed):
+            return place
+    return None

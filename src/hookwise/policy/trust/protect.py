@@ -1154,6 +1154,32 @@ def _computed_target(word: str, guard: Guard, how: str) -> None:
     raise _FoundError(near[0] if near else word, how + ", a path the line computes", unsure=True)
 
 
+def _open_target(word: str, cwd: str | None, guard: Guard, how: str) -> None:
+    """A write to a word with parts known only when it runs (``> zz.pth$x``, ``cp t
+    ../hw/bin/hookwise$(true)``): each part may be empty or, where the line does not
+    choose it, any text, so the word may name every path its known parts allow (red team
+    s35 D). Unverifiable where the plain path (every part empty) is protected, or where a
+    protected file or directory fits the known parts with the rest filled by anything."""
+    if "$" not in word and "`" not in word:
+        return
+    from hookwise.shell.commands import open_words  # (cold: such a word)
+
+    if not open_words.is_open(word):
+        return
+    plain = open_words.emptied(word)
+    for path in _expand(plain, cwd, guard.home, guard.made) if plain else []:
+        hit = guard.protected(path)
+        if hit:
+            raise _FoundError(hit, how + ", with its parts known only when it runs empty",
+                              unsure=True)  # fmt: skip
+    from hookwise.policy.rules.maybe import fits  # (cold, as open_words)
+
+    hit = fits(word, guard.concrete, cwd or "", guard.home)
+    if hit is not None:
+        raise _FoundError(hit, how + ", a path whose parts are known only when it runs",
+                          unsure=True)  # fmt: skip
+
+
 def _choices(cmd: Command, word: str) -> list[str]:
     """The words a loop's ``"$f.orig"`` stands for (Command.choices: each name or pattern
     of ``for f in *.txt``), else ``word`` itself."""
@@ -1170,6 +1196,7 @@ def _check_target(
     """One target of a writer (``how``: tree, fills, marked, picked; _check_command)."""
     tree, fills, marked, picked = how
     _unresolved(word, cwd, guard.home, marked, f"`{name}` changes {word}")
+    _open_target(word, cwd, guard, f"`{name}` changes {word}")
     if _computed_word(cmd, word):
         _computed_target(word, guard, f"`{name}` changes {word}")
     for path in _expand(word, cwd, guard.home, guard.made):
@@ -1233,6 +1260,7 @@ def _check_command(
     how = "redirects output to" if cmd.argv else "writes"
     for target in cmd.writes:
         _unresolved(target, cwd, home, marked, f"{how} {target}")
+        _open_target(target, cwd, guard, f"{how} {target}")
         for path in _expand(target, cwd, home, guard.made):
             hit = guard.protected(path)
             if hit:  # (a derived write says what it stands for: parser's origin)
@@ -1355,6 +1383,11 @@ def _check_command(
         return  # what -exec runs is a command of its own, checked as one
     if name in _TREE_COPIERS and len(positional) >= 2:
         _shell_plants(name, argv, positional, cwd, guard)
+    if targets and name in _BACKERS:  # -b: the replaced file kept as NAME + suffix
+        from hookwise.shell.written import backup_suffixes  # (loaded with the parser)
+
+        suffixes = backup_suffixes(name, argv, cmd.env)
+        targets = [*targets, *(t + suffix for t in targets for suffix in suffixes)]
     if targets is not None:
         for target in targets:
             # an env file removed, moved away or chmodded sets nothing for a host to export
@@ -1382,6 +1415,11 @@ def _check_command(
     for text in cmd.stdin:
         if _has_marker(text):
             raise _FoundError("a protected file", f"`{name}` reads a script that names one")
+    if name in ("split", "csplit"):  # a prefix and a suffix the program makes
+        from hookwise.shell.written import split_names  # (loaded with the parser)
+
+        for word in split_names(name, argv):
+            _open_target(word, cwd, guard, f"`{name}` writes {word}")
     if named is not None and not named[0]:
         from hookwise.policy.trust.named_places import fed_texts
 
@@ -1490,6 +1528,8 @@ def _exported(argv: list[str], script: Any) -> list[tuple[str, str]]:
     ]
 
 
+# programs that keep a file they replace under a name made with a suffix (written.py)
+_BACKERS = frozenset(["cp", "mv", "ln", "install"])
 # programs that copy or move a directory with every name under it (Guard.plants)
 _TREE_COPIERS = frozenset(["cp", "mv", "rsync"])
 
