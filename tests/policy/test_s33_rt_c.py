@@ -264,7 +264,7 @@ F_ROWS = [
     ("git switch -q -c x HEAD~1", "deny"),
     ("git checkout -q -b y HEAD^", "deny"),
     ("git reset -q --hard HEAD~1", "deny"),
-    ("git revert --no-edit HEAD", "ask"),
+    ("git revert --no-edit HEAD", "deny"),  # (HEAD added the policy: tree_moves.incoming)
     ("git rebase -q --onto HEAD~1 HEAD", "ask"),
     ("git checkout -q old", "deny"),  # (DWIM: a branch made from origin/old)
     ("git bisect start HEAD HEAD~1", "ask"),  # (decided only: HEAD is the first bad here)

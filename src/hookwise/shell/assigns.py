@@ -56,6 +56,9 @@ def assigns(command: Any, depth: int, script: Any, certain: bool, api: Any) -> N
                     api.record(script, name.rstrip("+"), None, False)
                 elif value.startswith("(") and value.endswith(")"):  # declare -a a=(x y)
                     found = array_elements(value[1:-1], depth, script, api.scanner_type)
+                    from hookwise.shell.variables import array_patterns
+
+                    array_patterns(script, name, found)
                     if any(e.dynamic for e in found):  # (a=($(cmd)): known when it runs)
                         api.record(script, name, None, False)
                     else:

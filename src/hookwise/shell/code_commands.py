@@ -78,6 +78,13 @@ _CALLS: list[tuple[str, str]] = [
         "write {0}",
     ),
     (r"\bfile_put_contents\(\s*" + _STRING, "write {0}"),
+    # php's fopen of a plain file for writing, two arguments (a wrapper's ``scheme://``
+    # may run a command or write elsewhere: expect://, php://filter/resource=F)
+    (
+        r"\bfopen\(\s*(?:'((?:(?!://)[^'\\])+)'|\"((?:(?!://)[^\"\\${])+)\")\s*,\s*"
+        r"['\"][wxac]\+?[bt]?['\"]\s*\)",
+        "write {0}",
+    ),
     (r"\|\s*\"(?:sh|bash|zsh|dash)\"", "pipe-shell"),
     (r"\bdo shell script\s+" + _STRING, "sh"),  # osascript (dcg#398)
     # a command computed at run time: os.system(cmd), execSync(cmd), perl system($cmd)

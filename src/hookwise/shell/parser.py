@@ -396,13 +396,20 @@ def _split(text: str, options: frozenset[str], home: str | None = None) -> Scrip
         _parse(text, 0, script)
         found = script.vars
         homed = bool(home) and "HOME" in text  # $HOME is known: the environment's
-        if found is None and ("IFS" in text or homed):  # ${IFS}: bash sets it at start
+        # $(dirname src/app.py): a name printed from a literal (variables.printed_name)
+        printed = "$(dirname " in text or "$(basename " in text
+        if found is None and ("IFS" in text or homed or printed):  # ${IFS}: set at start
             from hookwise.shell.variables import Vars
 
             found = script.vars = Vars()
             found.home = home
+        if printed and found is not None:
+            from hookwise.shell.variables import printed_name_line
+
+            found.printers = printed_name_line(text)
+            printed = found.printers
         expands = "$" in text or "`" in text or "~" in text  # (~ reads HOME, PWD...)
-        if found is not None and (found.records or "IFS" in text or homed) and expands:
+        if found is not None and (found.records or "IFS" in text or homed or printed) and expands:
             # the line assigns what it also expands: read it again with the values known
             # at each place (variables.py)
             found.build()
@@ -1221,7 +1228,8 @@ def _parse(text: str, depth: int, script: Script) -> None:
                 and nest == 0
                 and cases == 0
                 and not bodies
-                and prev_op in (None, ";", "\n")
+                # (after ``cmd &`` the next command runs in this shell, for sure)
+                and prev_op in (None, ";", "\n", "&")
                 and op not in ("|", "|&", "&")
                 and not piped
             )
@@ -1751,9 +1759,13 @@ def _add_command(
 
             loop_hint(script, raw[1].value, [(w.value, w.dynamic) for w in raw[3:]])
             if script.vars is not None and raw[2:3] and raw[2].value == "in":
-                from hookwise.shell.variables import loop_choices
+                from hookwise.shell.variables import loop_choices, resolve
 
-                loop_choices(script, raw[1].value, raw[3:])
+                # (second pass: for f in "${files[@]}" walks the array's known values)
+                looped = raw[3:]
+                if script.vars.table is not None:
+                    looped = resolve(looped, script, _Word)
+                loop_choices(script, raw[1].value, looped)
             elif script.vars is not None and len(raw) == 2:  # for f do: "$@" (set --)
                 from hookwise.shell.variables import positional_choices
 

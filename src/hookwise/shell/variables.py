@@ -78,8 +78,8 @@ class Vars:
     """Assignments recorded on the first pass; the table of known values on the second."""
 
     __slots__ = (
-        "_unknown", "choices", "computed", "hints", "home", "records", "referenced", "table",
-        "wildcard",
+        "_unknown", "choices", "computed", "hints", "home", "patterns", "printers",
+        "records", "referenced", "table", "wildcard",
     )  # fmt: skip
 
     def __init__(self) -> None:
@@ -99,6 +99,12 @@ class Vars:
         # the environment's HOME, known to the hook: $HOME where nothing on the line sets it
         # (d=$HOME/.aws; cat "$d/credentials" reads ~/.aws/credentials, session 31)
         self.home: str | None = None
+        # whether ``$(dirname F)``/``$(basename F)`` of a literal F print what those
+        # programs print (the line cannot redefine them: printed_name_line)
+        self.printers = False
+        # arrays an element of which is an unquoted pattern (``f=(src/*.py)``): bash put
+        # the files it matches in their place, so a value of theirs is that pattern still
+        self.patterns: set[str] = set()
 
     def record(self, scope: int, name: str, value: Value, certain: bool, end: int) -> None:
         if self.table is None:  # the second pass reads the table the first one made
@@ -227,7 +233,8 @@ class Resolver:
     def expansion(self, text: str) -> tuple[Value, bool]:
         """The value of one ``$...`` piece (a list: one field each, as ``"$@"``)."""
         if text.startswith(("$(", "`")):
-            return None, False
+            printed = printed_name(text) if self.vars.printers else None
+            return (printed, True) if printed is not None else (None, False)
         if not text.startswith("${"):
             return self.value(text[1:])
         body = text[2:-1]
@@ -486,6 +493,8 @@ def plain_name(piece: str) -> str | None:
 
 
 Shape = tuple[tuple[str, ...], ...]
+# the token of ``$!``: a number, the pid of a job the line itself started
+OWN_JOB = ("D", "!")
 
 
 def piece_token(piece: str, assigned: Callable[[str], Shape | None]) -> Shape:
@@ -501,7 +510,7 @@ def piece_token(piece: str, assigned: Callable[[str], Shape | None]) -> Shape:
             return found  # ${DIRSTACK[1]} after pushd: a directory the line chose
         return _substitution_tokens(piece)
     if name in _DIGIT_NAMES:
-        return (("D",),)
+        return (OWN_JOB,) if name == "!" else (("D",),)  # ($!: process_targets.own_job)
     found = assigned(name)
     if found is not None:
         return found
@@ -573,6 +582,9 @@ def value_shape(parts: list[str], marks: tuple[tuple[int, int], ...]) -> Shape:
             piece = piece[skip - start :]  # noqa: PLW2901 - the value part of the word
         if index in kinds:
             named = plain_name(piece)  # p=$PWD, p=$(pwd) (the parser reads it as $PWD)
+            if named == "!":  # pid=$!: the line's own last job (process_targets.own_job)
+                out.append(OWN_JOB)
+                continue
             out.extend((("/",),) if named in _PATH_NAMES else _substitution_tokens(piece))
         elif piece:
             if out and out[-1][0] == "L":
@@ -735,6 +747,40 @@ def dirname(value: str, pattern: bool) -> str | None:
     return trimmed[: trimmed.rindex("/")].rstrip("/") or "/"
 
 
+# what a literal name may not hold for printed_name (a quote, an expansion, a pattern, an
+# option, a word break): the name must be the one bash passes
+_NOT_PLAIN = frozenset("$`'\"\\*?[]{}~<>|;&() \t\n")
+_PRINTERS = ("dirname", "basename")
+
+
+def printed_name_line(text: str) -> bool:
+    """Whether ``$(dirname F)``/``$(basename F)`` on this line run those programs: their
+    names stand nowhere else (no function, alias, ``hash -p`` or written file of that
+    name) and nothing sets PATH, so the output is the operand's (printed_name)."""
+    if "PATH" in text:
+        return False
+    return any(f"$({name} " in text for name in _PRINTERS) and all(
+        text.count(name) == text.count(f"$({name} ") for name in _PRINTERS
+    )
+
+
+def printed_name(piece: str) -> str | None:
+    """What ``$(dirname src/app.py)`` (``src``) or ``$(basename src/app.py)`` (``app.py``)
+    prints, for one literal operand (None: anything else)."""
+    if not (piece.startswith("$(") and piece.endswith(")")):
+        return None
+    words = piece[2:-1].split(" ")
+    if len(words) != 2 or words[0] not in _PRINTERS:
+        return None
+    operand = words[1]
+    if not operand or operand[0] == "-" or not _NOT_PLAIN.isdisjoint(operand):
+        return None
+    if words[0] == "dirname":
+        return dirname(operand, False)
+    trimmed = operand.rstrip("/")
+    return trimmed.rsplit("/", 1)[-1] if trimmed else "/"
+
+
 def _cut_affix(value: str, pattern: bool, rest: str) -> str | None:
     """``${f%.txt}`` of a loop's choice: of a name, as bash cuts it; of a pattern, only a
     literal affix it spells out (``*.txt`` less ``.txt`` is ``*``); else None."""
@@ -756,11 +802,30 @@ def _globbed_tail(value: str, affix: str) -> bool:
     return "]" in value[-len(affix) :] or "[" in value[-len(affix) :]
 
 
+def array_patterns(script: Any, name: str, elements: list[Any]) -> None:
+    """``f=(src/*.py)``: bash expands an unquoted pattern among the elements, so the
+    array's values stand for those files (resolve keeps them patterns, even quoted)."""
+    if script.vars is not None and any(e.glob or (not e.quoted and any(c in e.value for c in "*?["))
+                                       for e in elements):  # fmt: skip
+        script.vars.patterns.add(name)
+
+
+def _expands_pattern(word: Any, vars_: Vars) -> bool:
+    """Whether ``word`` expands an array whose values are patterns (array_patterns)."""
+    for at, _how in word.marks:
+        piece = word.parts[at]
+        name = piece[2:-1] if piece.startswith("${") else piece[1:]
+        if name.lstrip("!#").partition("[")[0] in vars_.patterns:
+            return True
+    return False
+
+
 def record_word(word: Any, script: Any, certain: bool) -> None:
     """An assignment word (``x=1``, ``a=(x y)``, ``x+=y``, ``tag=v$(jq ...)``)."""
     name, _, value = word.value.partition("=")
     if name.endswith("+"):  # x+=y: appends to a value, known here or not
         record(script, name[:-1], None, False)
+        script.vars.hints[(script.scope, name[:-1])] = (("*",),)  # (what it was, and more)
         return
     if word.array is not None:
         # an element `[i]=v` sets index i (`a=([0]=-rf)`): not read here, so unknown
@@ -768,6 +833,7 @@ def record_word(word: Any, script: Any, certain: bool) -> None:
         items = (
             None if keyed or any(e.dynamic for e in word.array) else [e.value for e in word.array]
         )
+        array_patterns(script, name, word.array)
         record(script, name, items, certain)
         return
     known = value if not word.dynamic else _home_value(word, script)
@@ -776,6 +842,8 @@ def record_word(word: Any, script: Any, certain: bool) -> None:
         hint = value_shape(word.parts, word.marks)
     else:
         hint = (("*",),)
+    if not certain and OWN_JOB in hint:
+        hint = (("*",),)  # (pid=$! & ...: set in a job of its own, or maybe not at all)
     key = (script.scope, name)
     hints = script.vars.hints
     hints[key] = hint if hints.get(key, hint) == hint else (("*",),)
@@ -966,12 +1034,15 @@ def resolve(words: list[Any], script: Any, word_type: Any) -> list[Any]:
             out.append(word)
             continue
         bare = any(how == 1 for _at, how in word.marks)
+        patterned = bool(script.vars.patterns) and _expands_pattern(word, script.vars)
         for field in fields:
             made = word_type(field, False, True, word.start, word.end)
             made.expanded = True
             # h=~; cat $h/.aws/*: the word's own pattern, or an unquoted value's, is one
             # bash expands after the values (red team s30 D)
-            if word.glob or (bare and any(c in field for c in "*?[")):
+            # (f=(*); cat "${f[@]}": the array's values are the pattern's files, quoted
+            # or not)
+            if word.glob or ((bare or patterned) and any(c in field for c in "*?[")):
                 made.glob = True
                 made.quoted = False
             out.append(made)

@@ -858,7 +858,10 @@ def _mode_elsewhere(name: str, argv: list[str]) -> bool:
 
 
 # git subcommands that may put another commit's tree in place (policy/trust/tree_moves)
-_TREE_MOVERS = frozenset(["checkout", "switch", "reset", "rebase", "bisect", "revert"])
+_TREE_MOVERS = frozenset(
+    ["checkout", "switch", "reset", "rebase", "bisect", "revert", "merge", "pull", "cherry-pick",
+     "stash"]
+)  # fmt: skip
 
 
 def _check_tree_move(argv: list[str], cwd: str, guard: Guard) -> None:
@@ -869,18 +872,47 @@ def _check_tree_move(argv: list[str], cwd: str, guard: Guard) -> None:
     at = git_subcommand(argv)
     if at < 0 or any(w in ("-C", "--work-tree", "--git-dir") for w in argv[1:at]):
         return  # (elsewhere: data_writes.git_worktree)
-    from hookwise.policy.trust.tree_moves import lacks, target, tracked_guards
+    from hookwise.policy.trust.tree_moves import incoming, lacks, target, tracked_guards
 
     found = target(argv[at], argv[at + 1 :])
+    merged = incoming(argv[at], argv[at + 1 :]) if found is None else None
+    if found is None and merged is None:
+        return
+    guards = [p for p in (*guard.files, *project_paths(cwd)) if os.path.isfile(p)]
+    tracked = tracked_guards(cwd, guards) if guards else []
     if found is None:
+        if merged is not None and tracked:
+            _check_incoming(merged, tracked, cwd, pulled=argv[at] == "pull")
         return
     rev, what = found
-    guards = [p for p in (*guard.files, *project_paths(cwd)) if os.path.isfile(p)]
-    for path, relative in tracked_guards(cwd, guards) if guards else []:
+    for path, relative in tracked:
         if rev is None:
             raise _FoundError(path, f"{what}: it may lack {relative}", unsure=True)
         if "$" in rev or "`" in rev or lacks(cwd, rev, relative):
             raise _FoundError(path, f"{what}, whose tree lacks {relative} (it would be deleted)")
+
+
+def _check_incoming(
+    merged: tuple[list[Any], str], tracked: list[tuple[str, str]], cwd: str, *, pulled: bool
+) -> None:
+    """A merge, pull, rebase, cherry-pick, revert or stash pop whose incoming side changed
+    a tracked guard file since the common base changes it (tree_moves.incoming): denied;
+    unverifiable where git cannot read that side, or where a fetch comes first (pull)."""
+    from hookwise.policy.trust.tree_moves import absent, changed
+
+    checks, what = merged
+    relatives = [relative for _path, relative in tracked]
+    for check in checks:
+        found = changed(cwd, check, relatives)
+        if found is False or (found is None and absent(cwd, check, fetches=pulled)):
+            continue  # (nothing of the guard's changes; or git stops: no such commit)
+        name = " ".join(check[1])
+        first = tracked[0][0]
+        if found is None:
+            raise _FoundError(first, f"{what} {name}, which git cannot read here: it may "
+                              f"change one of {', '.join(relatives)}", unsure=True)  # fmt: skip
+        raise _FoundError(first, f"{what} {name}, which changes one of {', '.join(relatives)}",
+                          unsure=pulled)  # fmt: skip
 
 
 def _check_data_writes(argv: list[str], name: str, cwd: str | None, guard: Guard) -> None:

@@ -8,7 +8,8 @@ take as "no decision" (red team s32 #3, s30 #5). Which process a pid or a patter
 is known only when the command runs, so such a command is unverifiable (ask), by the table
 below: what each program acts on, and which operand or option names it. Not asked about:
 
-- ``kill %1``, ``kill $!``: a job of the line's own shell (it started it);
+- ``kill %1``, ``kill $!``, ``pid=$!; kill $pid``: a job of the line's own shell (it
+  started it);
 - ``kill -0``, ``kill -l``: a test or a list, no signal sent;
 - ``pkill``/``killall`` with a literal pattern that matches none of the processes the hook
   can see above it (the host, its shells) nor the hook itself (``pkill -f 'uvicorn app'``
@@ -158,10 +159,21 @@ def _pids(command: Any) -> str | None:
             continue  # (the priority)
         if word.startswith("-") and index == 1 and command.program == "kill":
             continue  # kill -9 / -KILL: the signal
-        if word.startswith(_OWN_JOBS):
+        if word.startswith(_OWN_JOBS) or own_job(command, index):
             continue
         return _reason(command.program, word)
     return None
+
+
+def own_job(command: Any, index: int) -> bool:
+    """Whether the word at ``index`` is a variable whose only value is ``$!`` (``pid=$!;
+    kill $pid``): the pid of a job the line itself started, as ``kill $!`` is."""
+    shapes = getattr(command, "shapes", None)
+    if not shapes or index not in shapes or not command.dynamic[index]:
+        return False
+    from hookwise.shell.variables import OWN_JOB
+
+    return [t for t in shapes[index] if t != ("S",)] == [OWN_JOB]
 
 
 def _users(command: Any) -> str | None:
