@@ -90,8 +90,8 @@ def replaced(program: str, argv: list[str]) -> list[tuple[str, Any]]:
     """The ``rm`` that ``argv`` amounts to (empty: it deletes nothing). A flag that
     deletes wins over one that keeps (``zstd -k --rm``: fail closed)."""
     if program == "unlink":  # unlink F: rm F (one operand; `--` ends options)
-        files = [w for w in argv[1:] if w != "--" and not w.startswith("--")]
-        return [("argv", ["rm", "-f", "--", *files])] if files else []
+        named = [w for w in argv[1:] if w != "--" and not w.startswith("--")]
+        return [("argv", ["rm", "-f", "--", *named])] if named else []
     spec = REPLACERS[program]
     kept = removed = recursive = False
     files: list[str] = []
