@@ -285,6 +285,7 @@ def from_line(
     # an include `git config` set earlier on the line: this git reads that file too
     later = [v for k, v in script.git_settings.items() if _is_include(k) and v not in includes]
     includes += later
+    keyed = set(includes)  # (include.path values; GIT_CONFIG_GLOBAL=F below is a whole file)
     out += push_config(command, script, at)
     env = command.env
     if any(name.startswith("GIT_CONFIG") for name in env):
@@ -319,7 +320,7 @@ def from_line(
                     f"git reads the configuration file {path}, known only when it runs",
                 )
             )
-        elif script.written or not setting or path in later:
+        elif path in keyed and path != "/dev/null" and (script.written or not setting):
             out.append(("unverifiable", _unread_include(path, script)))
     return out
 
