@@ -228,7 +228,7 @@ def residue(language: str, code: str) -> str | None:
     if language == "node":
         why = node_shell(code)
         if why is None:  # a code maker as a value, or a call on a module it cannot see into
-            from hookwise.shell.node_calls import unaccounted
+            from hookwise.shell.code_paths.node_calls import unaccounted
 
             blanked = blanked if blanked is not None else _blank(code, spans)
             found = _NODE_VALUES.search(blanked)

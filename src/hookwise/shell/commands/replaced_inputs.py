@@ -98,7 +98,7 @@ def replaced(program: str, argv: list[str]) -> list[tuple[str, Any]]:
     words = iter(argv[1:])
     for word in words:
         if word == "--":
-            files += list(words)
+            files += [w for w in words if w != "-"]
             break
         if not word.startswith("-") or word == "-":
             if word != "-":  # (stdin to stdout: nothing deleted)
