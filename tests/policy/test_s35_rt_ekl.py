@@ -246,6 +246,9 @@ def test_a_compressor_reading_never_fails_and_keeps_what_it_is_told(
 
 
 def test_unlink_is_rm_f() -> None:
+    from hookwise.shell.programs import INPUT_DELETERS
+
+    assert {*REPLACERS, "unlink"} == INPUT_DELETERS  # (the routing set and the reader agree)
     assert replaced("unlink", ["unlink", "../x"]) == [("argv", ["rm", "-f", "--", "../x"])]
     assert replaced("gzip", ["gzip", "-r", "d"]) == [("argv", ["rm", "-r", "-f", "--", "d"])]
     assert replaced("zstd", ["zstd", "f"]) == []

@@ -97,11 +97,13 @@ def find_selection(argv: list[str]) -> list[str]:
 def _deletes(inner: list[str], argv: list[str]) -> list[list[str]]:
     """The rm a program find runs amounts to (``-exec gzip {} +``: the files it finds are
     replaced, commands.replaced_inputs), recursive as find's own rm is."""
-    from hookwise.shell.commands.replaced_inputs import DELETERS, replaced
+    from hookwise.shell.programs import INPUT_DELETERS
 
     name = inner[0].rsplit("/", 1)[-1]
-    if name not in DELETERS:
+    if name not in INPUT_DELETERS:
         return []
+    from hookwise.shell.commands.replaced_inputs import replaced
+
     found = [value for kind, value in replaced(name, inner) if kind == "argv"]
     if found and _may_take_trees(argv) and "-r" not in found[0]:
         found[0].insert(1, "-r")

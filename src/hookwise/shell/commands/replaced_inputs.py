@@ -76,7 +76,6 @@ REPLACERS: dict[str, Replacer] = {
     **dict.fromkeys(["bzip2", "bunzip2", "pbzip2", "lbzip2"], _BZIP2),
     **dict.fromkeys(["zstd", "unzstd", "pzstd", "lz4", "unlz4", "brotli"], _OPT_IN),
 }
-DELETERS = frozenset([*REPLACERS, "unlink"])
 
 
 def _flag(word: str, names: frozenset[str]) -> bool:
