@@ -233,6 +233,8 @@ def test_a_compressor_reading_never_fails_and_keeps_what_it_is_told(
 ) -> None:
     found = replaced(program, [program, *words])
     options = words[: words.index("--")] if "--" in words else words
+    taken = [i + 1 for i, w in enumerate(options) if w in REPLACERS[program].values]
+    options = [w for i, w in enumerate(options) if i not in taken]  # (-S -k: -k is a suffix)
     removes = "--rm" in options
     keeps = any(w in ("-k", "--keep", "-c", "-dc") for w in options)
     for kind, value in found:
