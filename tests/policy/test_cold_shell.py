@@ -293,6 +293,16 @@ RUNS_EXAMPLES: dict[str, tuple[list[str], list[str], str]] = {
     **{name: ([name, "rimraf", "/"], [], "rimraf") for name in ("npx", "bunx", "pnpx")},
     **{name: ([name, "exec", "rimraf", "/"], [], "rimraf") for name in ("npm", "pnpm", "yarn")},
     "bun": (["bun", "x", "rimraf", "/"], [], "rimraf"),
+    # a compressor replaces its input; unlink is rm (commands/replaced_inputs)
+    **{
+        name: ([name, "../victim/f"], [], "'rm'")
+        for name in programs.INPUT_DELETERS
+        if name not in ("zstd", "unzstd", "pzstd", "lz4", "unlz4", "brotli")
+    },
+    **{
+        name: ([name, "--rm", "../victim/f"], [], "'rm'")
+        for name in ("zstd", "unzstd", "pzstd", "lz4", "unlz4", "brotli")
+    },
     **{name: ([name, "/"], [], "'rm'") for name in programs.RECURSIVE_DELETERS},
     **{name: ([name, "trash", "d"], [], "'rm'") for name in ("gio",)},
     **{name: ([name, "remove", "d"], [], "'rm'") for name in ("kioclient", "kioclient5")},

@@ -126,7 +126,7 @@ _BLANKED: dict[str, list[tuple[str, str]]] = {
             "a low-level process call",
         ),
         (
-            r"\b(?:vm|worker_threads|cluster|inspector|module)\s*\.\s*\w+|\bnew\s+Worker\b|"
+            r"\b(?:vm|worker_threads|cluster|inspector|module)\s*\.\s*\w+|"
             r"\bModule\s*\._load\b",
             "code run in another context",
         ),
@@ -227,6 +227,16 @@ def residue(language: str, code: str) -> str | None:
             return f"the {language} code has {what} (`{shown}`), which hookwise cannot read"
     if language == "node":
         why = node_shell(code)
+        if why is None:  # a code maker as a value, or a call on a module it cannot see into
+            from hookwise.shell.code_paths.node_calls import unaccounted
+
+            blanked = blanked if blanked is not None else _blank(code, spans)
+            found = _NODE_VALUES.search(blanked)
+            why = (
+                f"`{found.group(0)}`, a way to run code made when it runs"
+                if found is not None
+                else unaccounted(code, blanked, _NODE_PURE)
+            )
         if why is not None:
             return f"the node code has {why}, which hookwise cannot read"
     if language == "python":
@@ -451,7 +461,7 @@ _NODE_LOADED = re.compile(
 )
 _NODE_VALUES = re.compile(
     r"(?<![\w$])(?:eval|Function|AsyncFunction|GeneratorFunction|constructor|globalThis|"
-    r"global|Reflect|Proxy|WebAssembly|module|require\s*\.\s*\w+)(?![\w$])"
+    r"global|Reflect|Proxy|WebAssembly|module|require\s*\.\s*(?!resolve\b)\w+)(?![\w$])"
 )
 
 

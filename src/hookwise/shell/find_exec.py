@@ -94,6 +94,22 @@ def find_selection(argv: list[str]) -> list[str]:
     return [*(starts or ["."]), *under]
 
 
+def _deletes(inner: list[str], argv: list[str]) -> list[list[str]]:
+    """The rm a program find runs amounts to (``-exec gzip {} +``: the files it finds are
+    replaced, commands.replaced_inputs), recursive as find's own rm is."""
+    from hookwise.shell.programs import INPUT_DELETERS
+
+    name = inner[0].rsplit("/", 1)[-1]
+    if name not in INPUT_DELETERS:
+        return []
+    from hookwise.shell.commands.replaced_inputs import replaced
+
+    found = [value for kind, value in replaced(name, inner) if kind == "argv"]
+    if found and _may_take_trees(argv) and "-r" not in found[0]:
+        found[0].insert(1, "-r")
+    return found
+
+
 def find_inner(argv: list[str]) -> list[list[str]]:
     """The commands ``find`` runs: ``-exec``/``-execdir``/``-ok``/``-okdir`` ... ``;``/``+``,
     and ``-delete`` as the recursive removal it is (``rm -r -f`` of the start points)."""
@@ -119,6 +135,7 @@ def find_inner(argv: list[str]) -> list[list[str]]:
                 inner.insert(1, "-r")  # find walks the tree: rm of what it finds is recursive
             if inner:
                 out.append(inner)
+                out += _deletes(inner, argv)
             i = j + 1
             continue
         if word == "-delete":

@@ -280,6 +280,12 @@ def from_line(
     environment sets (``GIT_CONFIG_KEY_0``, ``GIT_CONFIG_GLOBAL=x.cfg``)."""
     out = [item for item in found if item[0] != "include"]
     includes = [value for kind, value in found if kind == "include"]
+    # `git config include.path F` sets it: its effect is later git's (`-c` is this one's)
+    setting = 0 <= at < len(command.argv) and command.argv[at] == "config"
+    # an include `git config` set earlier on the line: this git reads that file too
+    later = [v for k, v in script.git_settings.items() if _is_include(k) and v not in includes]
+    includes += later
+    keyed = set(includes)  # (include.path values; GIT_CONFIG_GLOBAL=F below is a whole file)
     out += push_config(command, script, at)
     env = command.env
     if any(name.startswith("GIT_CONFIG") for name in env):
@@ -314,7 +320,28 @@ def from_line(
                     f"git reads the configuration file {path}, known only when it runs",
                 )
             )
+        elif path in keyed and path != "/dev/null" and (script.written or not setting):
+            out.append(("unverifiable", _unread_include(path, script)))
     return out
+
+
+def _is_include(key: str) -> bool:
+    return key.startswith(("include.", "includeif.")) and key.endswith(".path")
+
+
+def _unread_include(path: str, script: Any) -> str:
+    """Why an include set on the line is a configuration hookwise cannot read (red team
+    s35 K): git reads ``path`` relative to the file that includes it (``--global
+    include.path inc`` is ``~/inc``), so a file the line writes under another spelling
+    (``../home/inc``) may be it; and a file on disk is one the guard did not read. Keys
+    that run code (an alias ``!CMD``, ``core.fsmonitor``) may be in it."""
+    written = next(iter(script.written), "")
+    if written:
+        return (
+            f"git includes the configuration file {path}, which may be {written} the line "
+            "writes (its keys may run commands)"
+        )
+    return f"git includes the configuration file {path}, which hookwise did not read"
 
 
 def push_config(command: Any, script: Any, at: int) -> list[tuple[str, Any]]:

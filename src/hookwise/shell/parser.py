@@ -508,6 +508,23 @@ def _assigns_array(value: list[str]) -> bool:
     return name.isidentifier() or (name.endswith("]") and name.split("[", 1)[0].isidentifier())
 
 
+def _fd_name_end(text: str, start: int) -> int:
+    """The end of ``{NAME}`` or ``{NAME[WORD]}`` at ``start`` when a redirect follows it
+    (``{fd}>f``, ``{COPROC[1]}>&-``: the variable holds the descriptor), else -1."""
+    close = text.find("}", start)
+    if close < 0 or close + 1 >= len(text) or text[close + 1] not in "<>":
+        return -1
+    if text.startswith(("<(", ">("), close + 1):
+        return -1
+    name, bracket, subscript = text[start + 1 : close].partition("[")
+    if not name.isidentifier() or not name.isascii():
+        return -1
+    index = subscript[:-1].replace("_", "a")
+    if bracket and (not subscript.endswith("]") or (index and not index.isalnum())):
+        return -1
+    return close + 1
+
+
 def _find_backtick(text: str, start: int) -> int:
     i = start
     n = len(text)
@@ -843,6 +860,13 @@ class _Scanner:
                     out.append(("redir", op, i, j + len(op)))
                     i = j + len(op)
                     continue
+            if ch == "{" and (j := _fd_name_end(text, i)) > 0:
+                # {fd}>out.log, exec {COPROC[1]}>&-: a redirect whose descriptor a variable
+                # holds (a plain subscript only: bash expands one with $ or `)
+                op = next(r for r in _REDIRS if text.startswith(r, j))
+                out.append(("redir", op, i, j + len(op)))
+                i = j + len(op)
+                continue
             if ch in "<>" and i + 1 < n and text[i + 1] == "(":
                 end = _comsub_end(text, i + 2)
                 if end < 0:

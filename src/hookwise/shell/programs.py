@@ -1746,6 +1746,13 @@ _NPX_SUBCOMMANDS = frozenset(["exec", "x", "dlx"])
 RECURSIVE_DELETERS = frozenset(
     ["rimraf", "del-cli", "trash-cli", "rm-rf", "trash-put", "trash", "gtrash", "rmtrash"]
 )
+# programs that delete the files they are given: compressors replace their input, unlink
+# is rm (red team s35 L; commands/replaced_inputs.REPLACERS reads their options)
+INPUT_DELETERS = frozenset(
+    ["gzip", "gunzip", "pigz", "unpigz", "uncompress", "compress", "xz", "unxz", "lzma",
+     "unlzma", "lzip", "plzip", "bzip2", "bunzip2", "pbzip2", "lbzip2", "zstd", "unzstd",
+     "pzstd", "lz4", "unlz4", "brotli", "unlink"]
+)  # fmt: skip
 # programs whose subcommand deletes a tree given as its operands (glib's gio trash/remove)
 SUBCOMMAND_DELETERS: dict[str, frozenset[str]] = {
     "gio": frozenset(["trash", "remove", "rm"]),
@@ -2087,6 +2094,7 @@ RUNS_PROGRAMS = (
             *_NPX,
             *RECURSIVE_DELETERS,
             *SUBCOMMAND_DELETERS,
+            *INPUT_DELETERS,
             "systemd-tmpfiles",
             *TREE_DELETERS,
             *READ_OPTIONS,
@@ -2249,6 +2257,10 @@ def _runs(program: str, argv: list[str], stdin: list[str]) -> list[tuple[str, An
     if program in RECURSIVE_DELETERS:
         operands = [w for w in argv[1:] if not w.startswith("-")]
         return [("argv", ["rm", "-r", "-f", *operands])] if operands else []
+    if program in INPUT_DELETERS:  # gzip F, unlink F: rm F (commands/replaced_inputs)
+        from hookwise.shell.commands.replaced_inputs import replaced
+
+        return replaced(program, argv)
     if program in SUBCOMMAND_DELETERS:  # gio trash D: a delete of the tree
         words = [w for w in argv[1:] if not w.startswith("-")]
         if words[:1] and words[0] in SUBCOMMAND_DELETERS[program] and words[1:]:
