@@ -336,6 +336,7 @@ RUNS_EXAMPLES: dict[str, tuple[list[str], list[str], str]] = {
     "less": (["less", "-o", "out", "x"], [], "('write', 'out')"),
     "ssh": (["ssh", "-E", "out", "h"], [], "('write', 'out')"),
     "tcpdump": (["tcpdump", "-w", "out"], [], "('write', 'out')"),
+    "history": (["history", "-w", "out"], [], "('write', 'out')"),
     **{
         name: ([name, "@.env"], [], "('read', '.env')")
         for name in programs.RESPONSE_FILES - {"gcc", "cc", "g++", "c++", "clang", "clang++", "ld"}

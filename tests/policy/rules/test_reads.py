@@ -75,7 +75,18 @@ def test_non_readers_and_readers_are_told_apart(non_reader: str, reader: str) ->
         # not a read, but a signal to a process named by a word that is no pid: asked as an
         # unknown process (shell/commands/process_targets.py), never the read rule's deny
         assert verdict("kill secret.txt", policy)[0] in ("none", "ask")
-    elif non_reader not in ("source", ".", "[", "[[", "test", "cd", "pushd", "exit", "return", "ln"):
+    elif non_reader not in (
+        "source",
+        ".",
+        "[",
+        "[[",
+        "test",
+        "cd",
+        "pushd",
+        "exit",
+        "return",
+        "ln",
+    ):
         assert verdict(f"{non_reader} secret.txt", policy)[0] == "none", non_reader
     if non_reader == "ln":
         assert verdict("ln secret.txt other", policy)[0] == "deny"
