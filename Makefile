@@ -166,10 +166,11 @@ chromium:
 # Programs the command corpora run in real bash before asking the hook (tests/policy/
 # test_unverifiable.py TOOLS: a command whose program is missing skips), tmux for the
 # confinement's socket tests (tests/run) and Go for the MCP red team's server that reads
-# arguments as encoding/json does (tests/mcp_proxy/test_redteam_s25.py): Debian's,
+# arguments as encoding/json does (tests/mcp_proxy/test_redteam_s25.py), ripgrep for the red
+# team rows that plant its config (tests/policy/test_redteam_s32_table.py): Debian's,
 # apt-installed when missing and we are root; otherwise a message and those tests skip
 # (CI=true: fail).
-CORPUS_TOOLS ?= php:php-cli cpio:cpio 7z:p7zip-full tmux:tmux go:golang-go
+CORPUS_TOOLS ?= php:php-cli cpio:cpio 7z:p7zip-full tmux:tmux go:golang-go rg:ripgrep
 .PHONY: corpus-tools
 corpus-tools:
 	@set -eu; missing=; for pair in $(CORPUS_TOOLS); do \

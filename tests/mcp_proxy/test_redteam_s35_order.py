@@ -244,19 +244,25 @@ def test_a_cancelled_call_that_may_change_files_holds_the_next_until_it_is_over(
 def test_a_timed_out_call_that_may_change_files_holds_the_next_until_it_is_over(
     project: Project, wrap: Any
 ) -> None:
+    """The write times out for the client but runs on at the server: the read behind it is
+    never passed on before the write's answer comes. Waiting counts against the read's own
+    --timeout (a server that never finishes would hold it for ever), so it is answered as
+    timed out, unsent; a read sent once the write's late answer came goes through."""
     proxy = _hostile(project, wrap, "--timeout", "1")
     proxy.call(1, "write_file", {"path": "notes.txt", "content": "x", "delay": 2.5})
     proxy.call(2, "read_file", _read(project, {}))
     timed_out, _ = proxy.recv_until(lambda m: "id" in m)
-    started = time.monotonic()
     assert timed_out["id"] == 1 and "--timeout" in timed_out["error"]["message"], timed_out
-    second, _ = proxy.recv_until(lambda m: "id" in m)  # once the write's late answer came
-    waited = time.monotonic() - started
-    assert second["id"] == 2 and second["result"]["content"][0]["text"] == "answer 2"
-    assert waited > 0.8, waited
+    second, _ = proxy.recv_until(lambda m: "id" in m)
+    assert second["id"] == 2 and "not passed on" in second["error"]["message"], second
+    time.sleep(2.5)  # the write's late answer has come (and is dropped)
+    proxy.call(3, "read_file", _read(project, {}))
+    third, _ = proxy.recv_until(lambda m: "id" in m)
+    assert third["id"] == 3 and third["result"]["content"][0]["text"] == "answer 3", third
     proxy.close()
     received = [json.loads(x) for x in (project.root.parent / "hostile.log").open()]
     assert "notifications/cancelled" not in [m.get("method") for m in received]
+    assert [m.get("id") for m in received if m.get("method") == "tools/call"] == [1, 3]
 
 
 def test_friction_cancelling_a_read_is_passed_on_and_holds_nothing(

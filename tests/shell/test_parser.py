@@ -187,3 +187,22 @@ def test_case_patterns_are_matched_not_run(text: str, runs: list[list[str]]) -> 
 def test_no_case_pattern_is_a_command(patterns: list[str]) -> None:
     text = f"case $x in {'|'.join(patterns)}) echo hit;; esac"
     assert [c.argv for c in split_command(text).commands] == [["echo", "hit"]]
+
+
+@pytest.mark.parametrize(
+    ("line", "computed"),
+    [
+        # through a nameref the line sets HISTFILE without spelling it: any file
+        ("declare -n r=HISTFILE; r=x; set -o history; history -w", True),
+        ("local -n r=HISTFILE; r=x; history -a", True),
+        # no nameref: the inherited HISTFILE, or what the line set it to (judged there)
+        ("export PROMPT_COMMAND='history -a'", False),
+        ("history -a", False),
+        ("history -w out.txt", False),
+    ],
+)
+def test_history_without_a_file_writes_an_unknown_place_only_through_a_nameref(
+    line: str, computed: bool
+) -> None:
+    found = split_command(line).commands
+    assert any("$HISTFILE" in c.computed_writes for c in found) is computed

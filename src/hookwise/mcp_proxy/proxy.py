@@ -17,7 +17,9 @@ and are decided once it has answered or the server is gone. A cancellation or --
 ends the client's wait, not the server's work (a server may ignore a cancellation, and one
 that honours it never answers, so no answer would say it is over): such a call is not
 cancelled at the server, and its answer, dropped, is what lets the others go on (red team
-s35 F1). A call that only reads is cancelled at the server as the client asks.
+s35 F1). A request waiting its turn behind such a call past --timeout is answered as
+timed out and never passed on. A call that only reads is cancelled at the server as the
+client asks.
 """
 
 from __future__ import annotations

@@ -1706,6 +1706,18 @@ def _history_to_histfile(argv: list[str]) -> bool:
     return not operands and any(set(f[1:]) & set("wa") for f in flags)
 
 
+def _has_nameref(script: Script) -> bool:
+    """Whether the line so far declares a nameref (``declare -n``, ``typeset -n``, ``local
+    -n``): through one, an assignment sets a variable whose name the line does not spell.
+    Without one, HISTFILE is what the line set it to (judged where it is set) or what the
+    shell inherited, so ``export PROMPT_COMMAND='history -a'`` writes no new place."""
+    return any(
+        c.program in ("declare", "typeset", "local")
+        and any(w[:1] == "-" and w[1:2] != "-" and "n" in w[1:] for w in c.argv[1:])
+        for c in script.commands
+    )
+
+
 def _history_file(script: Script, depth: int, text: str, value: str | None) -> None:
     """HISTFILE set on the line: bash writes its history there (``history -w``/``-a``, and
     at the exit of a shell with history on), lines the line itself chose (``history -s``):
@@ -2096,8 +2108,10 @@ def _add_command(
             if repo is not None:
                 origin = f"a ref removed by hand in {repo}, not the working repository"
                 _inner_argv(["git", "push", "--force", repo], depth, script, command.text, origin)
-    if command.program == "history" and _history_to_histfile(command.argv):
-        _history_file(script, depth, command.text, None)  # (declare -n r=HISTFILE; r=F)
+    if (
+        command.program == "history" and _history_to_histfile(command.argv) and _has_nameref(script)
+    ):  # (declare -n r=HISTFILE; r=F: the file is known only when it runs)
+        _history_file(script, depth, command.text, None)
     _remember_written(command, script, depth)
     if script.rebound is not None:
         command.unknowns.append(script.rebound)
