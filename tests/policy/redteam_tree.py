@@ -15,6 +15,7 @@ import subprocess
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
+from typing import Any
 
 from tests.policy.corpus_support import CORPUS
 from tests.policy.tsv_figures import figures
@@ -183,3 +184,24 @@ def judging(root: Path, red_root: str) -> Iterator[Callable[[str], tuple[str, st
             os.environ.pop("HOME", None)
         else:
             os.environ["HOME"] = saved
+
+
+@contextmanager
+def red_place(root: Path, red_root: str) -> Iterator[dict[str, Any]]:
+    """The red team's tree under ``root`` judged by the starter policy (:func:`judging`),
+    with what a run of a row in real bash needs there: the project, and an environment whose
+    PATH starts with this interpreter's directory and whose HOME is the tree's."""
+    import sys
+
+    with judging(root, red_root) as decided:
+        path = os.pathsep.join([str(Path(sys.executable).parent), os.environ["PATH"]])
+        env = {"PATH": path, "HOME": str(root / "work" / "home"), **GIT_ENV}
+        yield {"decided": decided, "project": root / "work" / "proj", "env": env, "root": root}
+
+
+def in_bash(command: str, place: dict[str, Any]) -> str:
+    """What ``command`` prints (stdout, then stderr) run in real bash in the place's project."""
+    done = subprocess.run(["bash", "-c", command], cwd=place["project"], env=place["env"],
+                          stdin=subprocess.DEVNULL, capture_output=True, text=True,
+                          timeout=60, check=False)  # fmt: skip
+    return done.stdout + done.stderr

@@ -11,11 +11,8 @@ printed); printed_name is checked against the real programs by Hypothesis."""
 
 from __future__ import annotations
 
-import os
 import subprocess
-import sys
 from collections.abc import Iterator
-from pathlib import Path
 from typing import Any
 
 import pytest
@@ -23,27 +20,18 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from hookwise.shell.variables import printed_name, printed_name_line
-from tests.policy.redteam_tree import GIT_ENV, MARKS, judging
+from tests.policy.redteam_tree import MARKS, in_bash, red_place
 
 RED_ROOT = "/tmp/rt35s"
 
 
 @pytest.fixture(scope="module")
 def place(tmp_path_factory: pytest.TempPathFactory) -> Iterator[dict[str, Any]]:
-    """The red team's tree (redteam_tree.red_tree), the starter policy compiled once."""
-    root = tmp_path_factory.mktemp("s35") / "rt35s"
-    with judging(root, RED_ROOT) as decided:
-        project = root / "work" / "proj"
-        path = os.pathsep.join([str(Path(sys.executable).parent), os.environ["PATH"]])
-        env = {"PATH": path, "HOME": str(root / "work" / "home"), **GIT_ENV}
-        yield {"decided": decided, "project": project, "env": env, "root": root}
+    with red_place(tmp_path_factory.mktemp("s35") / "rt35s", RED_ROOT) as found:
+        yield found
 
 
-def _bash(command: str, place: dict[str, Any]) -> str:
-    done = subprocess.run(["bash", "-c", command], cwd=place["project"], env=place["env"],
-                          stdin=subprocess.DEVNULL, capture_output=True, text=True,
-                          timeout=60, check=False)  # fmt: skip
-    return done.stdout + done.stderr
+_bash = in_bash
 
 
 EVERYDAY = [
